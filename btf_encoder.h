@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef _BTF_ENCODER_H_
+#define _BTF_ENCODER_H_ 1
+
+/*
+ * btf_encoder: turns the DWARF of compile units into BTF.
+ *
+ * One btf_encoder is owned by exactly one worker thread.  It owns a struct
+ * btf into which it encodes, straight from the DIEs, every type of each CU
+ * the worker is handed.  The types of one CU form a unit: a contiguous range
+ * of type IDs that only refer to each other (or to void), so that the units
+ * of all encoders can be concatenated in CU order afterwards and give the
+ * same BTF whichever worker encoded which CU.
+ *
+ * Nothing here is global: everything an encoder changes lives in the
+ * encoder, and what encoders share (the configuration) is read-only while
+ * they run.
+ *
+ * Functions return 0 or a negative errno, as libbpf does.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <elfutils/libdw.h>
+
+struct btf;
+struct btf_encoder;
+
+/* The --btf_features names, as pahole spells them. */
+enum btf_feature {
+	BTF_FEAT_ENCODE_FORCE,
+	BTF_FEAT_VAR,
+	BTF_FEAT_FLOAT,
+	BTF_FEAT_DECL_TAG,
+	BTF_FEAT_TYPE_TAG,
+	BTF_FEAT_ENUM64,
+	BTF_FEAT_OPTIMIZED_FUNC,
+	BTF_FEAT_CONSISTENT_FUNC,
+	BTF_FEAT_DECL_TAG_KFUNCS,
+	BTF_FEAT_REPRODUCIBLE_BUILD,
+	BTF_FEAT_DISTILLED_BASE,
+	BTF_FEAT_GLOBAL_VAR,
+	BTF_FEAT_ATTRIBUTES,
+	BTF_FEAT__NR,
+};
+
+#define BTF_FEAT(f) (1u << BTF_FEAT_##f)
+
+/* Built once by pahole.c before any encoder exists; read-only after. */
+struct btf_encoder_conf {
+	unsigned int features;	/* BTF_FEAT() bits */
+	int verbose;
+	unsigned int jobs;
+	/* DW_LANG_* values whose CUs are skipped; zero-terminated. */
+	const int *lang_exclude;
+};
+
+static inline bool btf_encoder_conf__has(const struct btf_encoder_conf *conf, enum btf_feature f)
+{
+	return conf->features & (1u << f);
+}
+
+struct btf_encoder *btf_encoder__new(const struct btf_encoder_conf *conf);
+void btf_encoder__delete(struct btf_encoder *encoder);
+
+/*
+ * Encodes every type of the CU whose DIE is @cu_die as one unit tagged
+ * @cu_index (the CU's position in .debug_info), used to order units when
+ * merging.
+ */
+int btf_encoder__encode_cu(struct btf_encoder *encoder, Dwarf_Die *cu_die, uint32_t cu_index);
+
+/*
+ * Concatenates the units of all @nr encoders in CU order into a new BTF,
+ * deduplicates it and returns it in *@out (caller frees with btf__free).
+ */
+int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct btf **out);
+
+#endif /* _BTF_ENCODER_H_ */

@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Opening an ELF's DWARF and feeding its CUs to worker threads.
+ *
+ * All workers read the one Dwarf handle.  Taking the next CU
+ * (dwarf_get_units) creates libdw's per-CU state and so is serialized under
+ * the queue mutex; reading the DIEs of a CU that a worker took needs no
+ * lock: libdw (>= 0.178) allocates and fills its abbreviation tables
+ * thread-safely, and the encoder never follows a reference into another CU.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+#include <libelf.h>
+
+#include "dwarf_loader.h"
+
+struct dwarf_loader {
+	int fd;
+	Elf *elf;
+	Dwarf *dwarf;	/* owned by dwfl when the file is relocatable */
+	Dwfl *dwfl;
+};
+
+/* Separate debug files are never looked for: the input carries its DWARF. */
+static int find_no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			     Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+			     GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	(void)mod, (void)userdata, (void)modname, (void)base, (void)file_name;
+	(void)debuglink_file, (void)debuglink_crc, (void)debuginfo_file_name;
+	return -1;
+}
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_debuginfo = find_no_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+/* Relocatable objects (modules) need their .rela.debug_* applied: libdwfl does it. */
+static int dwarf_loader__open_relocated(struct dwarf_loader *l, const char *path)
+{
+	Dwfl_Module *mod;
+	Dwarf_Addr bias;
+	int fd = dup(l->fd);
+
+	if (fd < 0)
+		return -errno;
+	l->dwfl = dwfl_begin(&offline_callbacks);
+	if (!l->dwfl) {
+		close(fd);
+		return -ENOMEM;
+	}
+	mod = dwfl_report_offline(l->dwfl, path, path, fd);
+	if (!mod || dwfl_report_end(l->dwfl, NULL, NULL) != 0)
+		return -ENOEXEC;
+	l->dwarf = dwfl_module_getdwarf(mod, &bias);
+	return l->dwarf ? 0 : -ENODATA;
+}
+
+static bool elf_has_debug_info(Elf *elf)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return false;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr shdr;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &shdr))
+			return false;
+		name = elf_strptr(elf, shstrndx, shdr.sh_name);
+		if (name && !strcmp(name, ".debug_info"))
+			return true;
+	}
+	return false;
+}
+
+static int dwarf_loader__open_elf(struct dwarf_loader *l, const char *path, const char **cause)
+{
+	GElf_Ehdr ehdr;
+	size_t shstrndx;
+
+	l->elf = elf_begin(l->fd, ELF_C_READ_MMAP, NULL);
+	if (!l->elf || elf_kind(l->elf) != ELF_K_ELF) {
+		*cause = "not an ELF file";
+		return -ENOEXEC;
+	}
+	if (!gelf_getehdr(l->elf, &ehdr) || elf_getshdrstrndx(l->elf, &shstrndx) != 0) {
+		*cause = "truncated or corrupt ELF file";
+		return -ENOEXEC;
+	}
+	if (!elf_has_debug_info(l->elf)) {
+		*cause = "no DWARF (.debug_info) in the file";
+		return -ENODATA;
+	}
+	if (ehdr.e_type == ET_REL) {
+		int err = dwarf_loader__open_relocated(l, path);
+
+		if (err)
+			*cause = "cannot read or relocate its DWARF";
+		return err;
+	}
+	l->dwarf = dwarf_begin_elf(l->elf, DWARF_C_READ, NULL);
+	if (!l->dwarf) {
+		*cause = dwarf_errmsg(-1);
+		return -ENOEXEC;
+	}
+	return 0;
+}
+
+int dwarf_loader__open(const char *path, struct dwarf_loader **out, const char **cause)
+{
+	struct dwarf_loader *l;
+	struct stat st;
+	int err;
+
+	l = calloc(1, sizeof(*l));
+	if (!l) {
+		*cause = strerror(ENOMEM);
+		return -ENOMEM;
+	}
+	elf_version(EV_CURRENT);
+	l->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (l->fd < 0) {
+		err = -errno;
+		*cause = strerror(errno);
+		goto fail;
+	}
+	if (fstat(l->fd, &st) != 0) {
+		err = -errno;
+		*cause = strerror(errno);
+		goto fail;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		err = -EISDIR;
+		*cause = "is a directory";
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size == 0) {
+		err = -ENOEXEC;
+		*cause = st.st_size == 0 ? "empty file" : "not a regular file";
+		goto fail;
+	}
+	err = dwarf_loader__open_elf(l, path, cause);
+	if (err)
+		goto fail;
+	*out = l;
+	return 0;
+fail:
+	dwarf_loader__close(l);
+	return err;
+}
+
+void dwarf_loader__close(struct dwarf_loader *l)
+{
+	if (!l)
+		return;
+	if (l->dwfl)
+		dwfl_end(l->dwfl);
+	else if (l->dwarf)
+		dwarf_end(l->dwarf);
+	if (l->elf)
+		elf_end(l->elf);
+	if (l->fd >= 0)
+		close(l->fd);
+	free(l);
+}
+
+Elf *dwarf_loader__elf(const struct dwarf_loader *l)
+{
+	return l->elf;
+}
+
+/* The CU queue shared by the workers. */
+struct cu_queue {
+	pthread_mutex_t lock;
+	Dwarf *dwarf;
+	Dwarf_CU *cu;		/* the last CU handed out */
+	uint32_t next_index;
+	bool done;
+	int err;
+	dwarf_cu_fn fn;
+	const int *lang_exclude;
+	int verbose;
+};
+
+struct worker {
+	struct cu_queue *queue;
+	void *ctx;
+	pthread_t thread;
+};
+
+static bool lang_excluded(const int *lang_exclude, int lang)
+{
+	for (; lang_exclude && *lang_exclude; lang_exclude++)
+		if (*lang_exclude == lang)
+			return true;
+	return false;
+}
+
+/* Takes the next CU to encode; false when there is none or a worker failed. */
+static bool cu_queue__take(struct cu_queue *q, Dwarf_Die *cu_die, uint32_t *index)
+{
+	bool taken = false;
+
+	pthread_mutex_lock(&q->lock);
+	while (!q->done && !q->err) {
+		Dwarf_CU *next;
+		uint8_t unit_type;
+		Dwarf_Half version;
+		Dwarf_Die subdie;
+
+		if (dwarf_get_units(q->dwarf, q->cu, &next, &version, &unit_type, cu_die,
+				    &subdie) != 0) {
+			q->done = true;
+			break;
+		}
+		q->cu = next;
+		*index = q->next_index++;
+		if (unit_type != DW_UT_compile && unit_type != DW_UT_partial)
+			continue;
+		if (lang_excluded(q->lang_exclude, dwarf_srclang(cu_die))) {
+			if (q->verbose)
+				fprintf(stderr, "skipping CU %s: language excluded\n",
+					dwarf_diename(cu_die) ?: "?");
+			continue;
+		}
+		taken = true;
+		break;
+	}
+	pthread_mutex_unlock(&q->lock);
+	return taken;
+}
+
+static void cu_queue__fail(struct cu_queue *q, int err)
+{
+	pthread_mutex_lock(&q->lock);
+	if (!q->err)
+		q->err = err;
+	pthread_mutex_unlock(&q->lock);
+}
+
+static void *worker__run(void *arg)
+{
+	struct worker *w = arg;
+	Dwarf_Die cu_die;
+	uint32_t index;
+
+	while (cu_queue__take(w->queue, &cu_die, &index)) {
+		int err = w->queue->fn(w->ctx, &cu_die, index);
+
+		if (err) {
+			cu_queue__fail(w->queue, err);
+			break;
+		}
+	}
+	return NULL;
+}
+
+int dwarf_loader__for_each_cu(struct dwarf_loader *l, unsigned int nr_workers, dwarf_cu_fn fn,
+			      void **worker_ctx, const int *lang_exclude, int verbose)
+{
+	struct cu_queue q = {
+		.lock = PTHREAD_MUTEX_INITIALIZER,
+		.dwarf = l->dwarf,
+		.fn = fn,
+		.lang_exclude = lang_exclude,
+		.verbose = verbose,
+	};
+	struct worker *workers;
+	unsigned int i, started = 0;
+	int err = 0;
+
+	workers = calloc(nr_workers, sizeof(*workers));
+	if (!workers)
+		return -ENOMEM;
+	for (i = 0; i < nr_workers; i++) {
+		workers[i].queue = &q;
+		workers[i].ctx = worker_ctx[i];
+	}
+	if (nr_workers == 1) {
+		worker__run(&workers[0]);
+	} else {
+		for (i = 0; i < nr_workers; i++, started++) {
+			err = -pthread_create(&workers[i].thread, NULL, worker__run, &workers[i]);
+			if (err) {
+				cu_queue__fail(&q, err);
+				break;
+			}
+		}
+		for (i = 0; i < started; i++)
+			pthread_join(workers[i].thread, NULL);
+	}
+	free(workers);
+	pthread_mutex_destroy(&q.lock);
+	return q.err;
+}

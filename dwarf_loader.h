@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef _DWARF_LOADER_H_
+#define _DWARF_LOADER_H_ 1
+
+/*
+ * dwarf_loader: opens the DWARF of an ELF file and hands its compile units
+ * to worker threads.
+ */
+#include <stdint.h>
+#include <elfutils/libdw.h>
+
+struct dwarf_loader;
+
+/*
+ * Opens @path.  On failure returns a negative errno and sets *@cause to a
+ * static description of the problem:
+ *   -ENOENT etc.	the file could not be opened or read (errno of open())
+ *   -EISDIR		a directory
+ *   -ENOEXEC		not an ELF file, or an ELF libelf cannot read
+ *   -ENODATA		an ELF without DWARF (not an error for kernel builds)
+ */
+int dwarf_loader__open(const char *path, struct dwarf_loader **out, const char **cause);
+void dwarf_loader__close(struct dwarf_loader *loader);
+
+/* The libelf handle of the file, for reading its symbols and sections. */
+struct Elf *dwarf_loader__elf(const struct dwarf_loader *loader);
+
+/*
+ * Called by a worker for each CU it takes; @cu_index is the CU's position
+ * in .debug_info.  Returns 0 or a negative errno, which stops all workers.
+ */
+typedef int (*dwarf_cu_fn)(void *worker_ctx, Dwarf_Die *cu_die, uint32_t cu_index);
+
+/*
+ * Runs @nr_workers threads; worker i calls @fn with @worker_ctx[i] for each
+ * CU it takes from the shared queue, skipping the CUs whose DW_AT_language
+ * is in the zero-terminated @lang_exclude.
+ */
+int dwarf_loader__for_each_cu(struct dwarf_loader *loader, unsigned int nr_workers,
+			      dwarf_cu_fn fn, void **worker_ctx, const int *lang_exclude,
+			      int verbose);
+
+#endif /* _DWARF_LOADER_H_ */

@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pahole -J: encodes the DWARF of a vmlinux or module as BTF.
+ *
+ * The command line is pahole's; this file turns it into the read-only
+ * btf_encoder_conf, runs one encoder per worker and writes the result.
+ */
+#include <argp.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <dwarf.h>
+
+#include "btf_encoder.h"
+#include "dwarf_loader.h"
+
+#define PAHOLE_VERSION "v1.31"
+#define MAX_JOBS 1024
+
+struct btf_feature_desc {
+	const char *name;
+	bool in_default;	/* part of --btf_features=default */
+	bool implemented;
+};
+
+static const struct btf_feature_desc btf_features[BTF_FEAT__NR] = {
+	[BTF_FEAT_ENCODE_FORCE] = { "encode_force", true, true },
+	[BTF_FEAT_VAR] = { "var", true, false },
+	[BTF_FEAT_FLOAT] = { "float", true, true },
+	[BTF_FEAT_DECL_TAG] = { "decl_tag", true, false },
+	[BTF_FEAT_TYPE_TAG] = { "type_tag", true, true },
+	[BTF_FEAT_ENUM64] = { "enum64", true, true },
+	[BTF_FEAT_OPTIMIZED_FUNC] = { "optimized_func", true, false },
+	[BTF_FEAT_CONSISTENT_FUNC] = { "consistent_func", true, false },
+	[BTF_FEAT_DECL_TAG_KFUNCS] = { "decl_tag_kfuncs", true, false },
+	[BTF_FEAT_REPRODUCIBLE_BUILD] = { "reproducible_build", false, true },
+	[BTF_FEAT_DISTILLED_BASE] = { "distilled_base", false, false },
+	[BTF_FEAT_GLOBAL_VAR] = { "global_var", false, false },
+	[BTF_FEAT_ATTRIBUTES] = { "attributes", false, false },
+};
+
+struct lang_name {
+	const char *name;
+	int lang;
+};
+
+static const struct lang_name lang_names[] = {
+	{ "c89", DW_LANG_C89 },
+	{ "c", DW_LANG_C },
+	{ "ada83", DW_LANG_Ada83 },
+	{ "c_plus_plus", DW_LANG_C_plus_plus },
+	{ "cobol74", DW_LANG_Cobol74 },
+	{ "cobol85", DW_LANG_Cobol85 },
+	{ "fortran77", DW_LANG_Fortran77 },
+	{ "fortran90", DW_LANG_Fortran90 },
+	{ "pascal83", DW_LANG_Pascal83 },
+	{ "modula2", DW_LANG_Modula2 },
+	{ "java", DW_LANG_Java },
+	{ "c99", DW_LANG_C99 },
+	{ "ada95", DW_LANG_Ada95 },
+	{ "fortran95", DW_LANG_Fortran95 },
+	{ "pli", DW_LANG_PLI },
+	{ "objc", DW_LANG_ObjC },
+	{ "objc_plus_plus", DW_LANG_ObjC_plus_plus },
+	{ "upc", DW_LANG_UPC },
+	{ "d", DW_LANG_D },
+	{ "python", DW_LANG_Python },
+	{ "opencl", DW_LANG_OpenCL },
+	{ "go", DW_LANG_Go },
+	{ "modula3", DW_LANG_Modula3 },
+	{ "haskell", DW_LANG_Haskell },
+	{ "c_plus_plus_03", DW_LANG_C_plus_plus_03 },
+	{ "c_plus_plus_11", DW_LANG_C_plus_plus_11 },
+	{ "ocaml", DW_LANG_OCaml },
+	{ "rust", DW_LANG_Rust },
+	{ "c11", DW_LANG_C11 },
+	{ "swift", DW_LANG_Swift },
+	{ "julia", DW_LANG_Julia },
+	{ "dylan", DW_LANG_Dylan },
+	{ "c_plus_plus_14", DW_LANG_C_plus_plus_14 },
+	{ "fortran03", DW_LANG_Fortran03 },
+	{ "fortran08", DW_LANG_Fortran08 },
+	{ "renderscript", DW_LANG_RenderScript },
+	{ "bliss", DW_LANG_BLISS },
+	{ "mips_assembler", DW_LANG_Mips_Assembler },
+};
+
+#define NR_LANGS (sizeof(lang_names) / sizeof(lang_names[0]))
+
+/* What the command line says, before it becomes a btf_encoder_conf. */
+struct args {
+	const char *input;
+	const char *detached;
+	const char *btf_base;
+	const char *features;
+	bool features_strict;
+	bool encode;
+	unsigned int jobs;
+	int verbose;
+	unsigned int legacy_on, legacy_off;	/* features set by pahole's older options */
+	int lang_exclude[NR_LANGS + 1];
+};
+
+enum {
+	OPT_DETACHED = 256,
+	OPT_FEATURES,
+	OPT_FEATURES_STRICT,
+	OPT_SUPPORTED,
+	OPT_GEN_FLOATS,
+	OPT_SKIP_ENUM64,
+	OPT_SKIP_TYPE_TAG,
+	OPT_SKIP_DECL_TAG,
+	OPT_SKIP_VARS,
+	OPT_GEN_OPTIMIZED,
+	OPT_SKIP_INCONSISTENT,
+	OPT_GEN_ALL,
+	OPT_LANG_EXCLUDE,
+	OPT_BTF_BASE,
+	OPT_VERSION,
+};
+
+static const struct argp_option options[] = {
+	{ "btf_encode", 'J', NULL, 0, "Encode the DWARF of FILE as BTF", 0 },
+	{ "btf_encode_detached", OPT_DETACHED, "FILE", 0,
+	  "Write the raw BTF to FILE instead of a .BTF section of the input", 0 },
+	{ "btf_base", OPT_BTF_BASE, "FILE", 0, "Encode split BTF on the base BTF in FILE", 0 },
+	{ "jobs", 'j', "N", OPTION_ARG_OPTIONAL,
+	  "Encode with N threads (without N: one per online CPU)", 0 },
+	{ "btf_features", OPT_FEATURES, "LIST", 0,
+	  "Comma-separated BTF features to encode; \"default\" for the default set", 0 },
+	{ "btf_features_strict", OPT_FEATURES_STRICT, "LIST", 0,
+	  "As --btf_features, but an unknown feature is an error", 0 },
+	{ "supported_btf_features", OPT_SUPPORTED, NULL, 0, "List the supported BTF features", 0 },
+	{ "btf_gen_floats", OPT_GEN_FLOATS, NULL, 0, "Encode floating-point types (float)", 0 },
+	{ "btf_gen_optimized", OPT_GEN_OPTIMIZED, NULL, 0,
+	  "Encode functions with optimized-away parameters (optimized_func)", 0 },
+	{ "btf_gen_all", OPT_GEN_ALL, NULL, 0, "Enable all the legacy features", 0 },
+	{ "skip_encoding_btf_enum64", OPT_SKIP_ENUM64, NULL, 0,
+	  "Encode 64-bit enums as ENUM, not ENUM64", 0 },
+	{ "skip_encoding_btf_type_tag", OPT_SKIP_TYPE_TAG, NULL, 0, "Do not encode TYPE_TAGs", 0 },
+	{ "skip_encoding_btf_decl_tag", OPT_SKIP_DECL_TAG, NULL, 0, "Do not encode DECL_TAGs", 0 },
+	{ "skip_encoding_btf_vars", OPT_SKIP_VARS, NULL, 0, "Do not encode variables", 0 },
+	{ "skip_encoding_btf_inconsistent_proto", OPT_SKIP_INCONSISTENT, NULL, 0,
+	  "Leave out functions with inconsistent prototypes (consistent_func)", 0 },
+	{ "lang_exclude", OPT_LANG_EXCLUDE, "LANGS", 0,
+	  "Skip the CUs of these comma-separated languages (e.g. rust)", 0 },
+	{ "format_path", 'F', "FORMATS", 0, "Accepted for compatibility; DWARF is always read", 0 },
+	{ "verbose", 'V', NULL, 0, "Say more about what is left out and why", 0 },
+	{ "version", OPT_VERSION, NULL, 0, "Print the version (" PAHOLE_VERSION ")", 0 },
+	{ 0 },
+};
+
+static int parse_jobs(const char *arg, unsigned int *jobs)
+{
+	char *end;
+	long n;
+
+	if (!arg) {
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+		*jobs = n > 0 ? (n > MAX_JOBS ? MAX_JOBS : n) : 1;
+		return 0;
+	}
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (errno || *end || end == arg || n < 1 || n > MAX_JOBS)
+		return -EINVAL;
+	*jobs = n;
+	return 0;
+}
+
+static int parse_lang_exclude(char *list, int *out)
+{
+	char *save = NULL, *tok;
+	int nr = 0;
+	size_t i;
+
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < NR_LANGS && strcmp(lang_names[i].name, tok); i++)
+			;
+		if (i == NR_LANGS)
+			return -EINVAL;
+		if (nr < (int)NR_LANGS)
+			out[nr++] = lang_names[i].lang;
+	}
+	out[nr] = 0;
+	return 0;
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct args *a = state->input;
+
+	switch (key) {
+	case 'J':
+		a->encode = true;
+		break;
+	case OPT_DETACHED:
+		a->encode = true;
+		a->detached = arg;
+		break;
+	case OPT_BTF_BASE:
+		a->btf_base = arg;
+		break;
+	case 'j':
+		if (parse_jobs(arg, &a->jobs))
+			argp_error(state, "invalid number of jobs '%s' (1..%d)", arg, MAX_JOBS);
+		break;
+	case OPT_FEATURES_STRICT:
+		a->features_strict = true;
+		/* fall through */
+	case OPT_FEATURES:
+		a->features = arg;
+		break;
+	case OPT_SUPPORTED: {
+		const char *sep = "";
+		int f;
+
+		for (f = 0; f < BTF_FEAT__NR; f++) {
+			if (btf_features[f].implemented) {
+				printf("%s%s", sep, btf_features[f].name);
+				sep = ",";
+			}
+		}
+		printf("\n");
+		exit(0);
+	}
+	case OPT_GEN_FLOATS:
+		a->legacy_on |= BTF_FEAT(FLOAT);
+		break;
+	case OPT_GEN_OPTIMIZED:
+		a->legacy_on |= BTF_FEAT(OPTIMIZED_FUNC);
+		break;
+	case OPT_GEN_ALL:
+		a->legacy_on |= BTF_FEAT(FLOAT) | BTF_FEAT(OPTIMIZED_FUNC);
+		break;
+	case OPT_SKIP_INCONSISTENT:
+		a->legacy_on |= BTF_FEAT(CONSISTENT_FUNC);
+		break;
+	case OPT_SKIP_ENUM64:
+		a->legacy_off |= BTF_FEAT(ENUM64);
+		break;
+	case OPT_SKIP_TYPE_TAG:
+		a->legacy_off |= BTF_FEAT(TYPE_TAG);
+		break;
+	case OPT_SKIP_DECL_TAG:
+		a->legacy_off |= BTF_FEAT(DECL_TAG);
+		break;
+	case OPT_SKIP_VARS:
+		a->legacy_off |= BTF_FEAT(VAR);
+		break;
+	case OPT_LANG_EXCLUDE:
+		if (parse_lang_exclude(arg, a->lang_exclude))
+			argp_error(state, "unknown language in --lang_exclude=%s", arg);
+		break;
+	case 'F':
+		break;
+	case 'V':
+		a->verbose++;
+		break;
+	case OPT_VERSION:
+		printf("%s\n", PAHOLE_VERSION);
+		exit(0);
+	case ARGP_KEY_ARG:
+		if (a->input)
+			argp_error(state, "only one FILE can be encoded at a time");
+		a->input = arg;
+		break;
+	case ARGP_KEY_END:
+		if (!a->input)
+			argp_error(state, "no FILE to encode");
+		if (!a->encode)
+			argp_error(state, "only BTF encoding (-J) is supported");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+/*
+ * --btf_features replaces the defaults of the older options with exactly
+ * the listed features; "default" stands for the default set.  Unknown
+ * names are ignored, as pahole does, unless the list is strict.
+ */
+static int parse_features(const struct args *a, unsigned int *features)
+{
+	char *list, *save = NULL, *tok;
+	int f, err = 0;
+
+	*features = 0;
+	list = strdup(a->features);
+	if (!list)
+		return -ENOMEM;
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "default") || !strcmp(tok, "all")) {
+			for (f = 0; f < BTF_FEAT__NR; f++)
+				if (btf_features[f].in_default || !strcmp(tok, "all"))
+					*features |= 1u << f;
+			continue;
+		}
+		for (f = 0; f < BTF_FEAT__NR && strcmp(btf_features[f].name, tok); f++)
+			;
+		if (f < BTF_FEAT__NR) {
+			*features |= 1u << f;
+		} else if (a->features_strict) {
+			fprintf(stderr, "pahole: unknown BTF feature '%s' in --btf_features_strict\n",
+				tok);
+			err = -EINVAL;
+			break;
+		}
+	}
+	free(list);
+	return err;
+}
+
+static int args__conf(const struct args *a, struct btf_encoder_conf *conf)
+{
+	conf->verbose = a->verbose;
+	conf->jobs = a->jobs ?: 1;
+	conf->lang_exclude = a->lang_exclude;
+	if (a->features)
+		return parse_features(a, &conf->features);
+	/* Without --btf_features: what pahole's older options select. */
+	conf->features = BTF_FEAT(VAR) | BTF_FEAT(DECL_TAG) | BTF_FEAT(TYPE_TAG) |
+			 BTF_FEAT(ENUM64);
+	conf->features = (conf->features | a->legacy_on) & ~a->legacy_off;
+	return 0;
+}
+
+/* Writes @size bytes to a temporary file beside @path, then renames it over @path. */
+static int write_file_atomic(const char *path, const void *data, size_t size)
+{
+	char tmp[PATH_MAX];
+	const char *p = data;
+	int fd, err = 0;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return -errno;
+	while (size) {
+		ssize_t n = write(fd, p, size);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			break;
+		}
+		p += n;
+		size -= n;
+	}
+	if (!err && fchmod(fd, 0644) != 0)
+		err = -errno;
+	if (!err && fsync(fd) != 0)
+		err = -errno;
+	if (close(fd) != 0 && !err)
+		err = -errno;
+	if (!err && rename(tmp, path) != 0)
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	return err;
+}
+
+static int encode_cu(void *ctx, Dwarf_Die *cu_die, uint32_t cu_index)
+{
+	return btf_encoder__encode_cu(ctx, cu_die, cu_index);
+}
+
+static int encode(struct dwarf_loader *loader, const struct btf_encoder_conf *conf,
+		  struct btf **out)
+{
+	struct btf_encoder **encoders;
+	unsigned int i;
+	int err = 0;
+
+	encoders = calloc(conf->jobs, sizeof(*encoders));
+	if (!encoders)
+		return -ENOMEM;
+	for (i = 0; i < conf->jobs && !err; i++) {
+		encoders[i] = btf_encoder__new(conf);
+		if (!encoders[i])
+			err = -ENOMEM;
+	}
+	if (!err)
+		err = dwarf_loader__for_each_cu(loader, conf->jobs, encode_cu, (void **)encoders,
+						conf->lang_exclude, conf->verbose);
+	if (!err)
+		err = btf_encoders__merge(encoders, conf->jobs, out);
+	for (i = 0; i < conf->jobs; i++)
+		btf_encoder__delete(encoders[i]);
+	free(encoders);
+	return err;
+}
+
+static int silent_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level, (void)fmt, (void)ap;
+	return 0;
+}
+
+int main(int argc, char *argv[])
+{
+	static const struct argp argp = {
+		options, parse_opt, "FILE",
+		"Encode the DWARF of a vmlinux or kernel module as BTF.", NULL, NULL, NULL,
+	};
+	struct btf_encoder_conf conf = {};
+	struct dwarf_loader *loader;
+	struct args args = {};
+	struct btf *btf = NULL;
+	const char *cause;
+	const void *raw;
+	__u32 raw_size;
+	int err;
+
+	if (argp_parse(&argp, argc, argv, 0, NULL, &args) != 0)
+		return EXIT_FAILURE;
+	if (args__conf(&args, &conf))
+		return EXIT_FAILURE;
+	libbpf_set_print(silent_libbpf_print);
+	if (!args.detached) {
+		fprintf(stderr, "pahole: %s: writing .BTF into the ELF file is not supported yet; "
+			"use --btf_encode_detached\n", args.input);
+		return EXIT_FAILURE;
+	}
+	err = dwarf_loader__open(args.input, &loader, &cause);
+	if (err == -ENODATA) {
+		fprintf(stderr, "pahole: %s: %s, nothing to encode\n", args.input, cause);
+		return EXIT_SUCCESS;
+	}
+	if (err) {
+		fprintf(stderr, "pahole: %s: %s\n", args.input, cause);
+		return EXIT_FAILURE;
+	}
+	err = encode(loader, &conf, &btf);
+	dwarf_loader__close(loader);
+	if (err) {
+		fprintf(stderr, "pahole: %s: encoding BTF failed: %s\n", args.input,
+			strerror(-err));
+		return EXIT_FAILURE;
+	}
+	raw = btf__raw_data(btf, &raw_size);
+	err = raw ? write_file_atomic(args.detached, raw, raw_size) : -ENOMEM;
+	btf__free(btf);
+	if (err) {
+		fprintf(stderr, "pahole: %s: cannot write BTF: %s\n", args.detached,
+			strerror(-err));
+		return EXIT_FAILURE;
+	}
+	return EXIT_SUCCESS;
+}
