@@ -19,6 +19,7 @@
 #include <linux/btf.h>
 
 #include "btf_encoder.h"
+#include "elf_functions.h"
 #include "lib/darray.h"
 
 /*
@@ -46,6 +47,23 @@ struct btf_unit {
 	uint32_t cu_index;
 	uint32_t first_id;
 	uint32_t nr_types;
+	uint32_t merged_id;	/* where first_id went in the merged BTF */
+};
+
+/* Where a parameter of a function of the current CU lives. */
+struct cu_param_loc {
+	Dwarf_Attribute attr;	/* DW_AT_location */
+	bool has_location;
+	bool has_const_value;
+};
+
+/* A function defined in the CU being encoded, saved once the CU is resolved. */
+struct cu_func {
+	struct elf_functions_entry *entry;
+	uint32_t ret_type;
+	uint32_t first_param, nr_params;	/* in btf_encoder.cu.params */
+	bool varargs;
+	bool optimized_parms, unexpected_reg, uncertain_parm_loc;
 };
 
 struct btf_encoder {
@@ -55,7 +73,12 @@ struct btf_encoder {
 	/* Per-CU state, reset by btf_encoder__encode_cu(). */
 	struct {
 		DARRAY(struct die_ref) refs;
+		DARRAY(struct cu_func) funcs;
+		DARRAY(struct btf_func_param) params;
+		DARRAY(struct cu_param_loc) locs;	/* parallel to params */
+		uint32_t index;
 		uint32_t first_id;
+		int depth;
 		uint32_t int_ref;	/* DIE ref of the CU's "int", or 0 */
 		bool refs_sorted;
 		int err;
@@ -78,7 +101,10 @@ struct die_attrs {
 	unsigned int encoding;
 	bool has_byte_size, has_bit_size, has_data_bit_offset, has_bit_offset;
 	bool has_upper_bound, has_count, declaration;
+	bool has_const_value, has_low_pc, has_origin, has_location, external;
 	Dwarf_Attribute type_attr;
+	Dwarf_Attribute origin_attr;	/* DW_AT_abstract_origin or DW_AT_specification */
+	Dwarf_Attribute location_attr;
 };
 
 struct btf_kind_ops {
@@ -264,6 +290,7 @@ static int die_attrs__collect(Dwarf_Attribute *attr, void *arg)
 		attr_udata(attr, &a->count, &a->has_count);
 		break;
 	case DW_AT_const_value:
+		a->has_const_value = true;
 		a->const_form = dwarf_whatform(attr);
 		if (a->const_form == DW_FORM_sdata || a->const_form == DW_FORM_implicit_const) {
 			if (dwarf_formsdata(attr, &s) == 0)
@@ -282,6 +309,22 @@ static int die_attrs__collect(Dwarf_Attribute *attr, void *arg)
 		break;
 	case DW_AT_declaration:
 		a->declaration = true;
+		break;
+	case DW_AT_abstract_origin:
+	case DW_AT_specification:
+		a->origin_attr = *attr;
+		a->has_origin = true;
+		break;
+	case DW_AT_low_pc:
+	case DW_AT_ranges:
+		a->has_low_pc = true;
+		break;
+	case DW_AT_location:
+		a->location_attr = *attr;
+		a->has_location = true;
+		break;
+	case DW_AT_external:
+		a->external = true;
 		break;
 	}
 	return DWARF_CB_OK;
@@ -619,6 +662,196 @@ static int encode_subroutine_type(struct btf_encoder *e, Dwarf_Die *die)
 	return err;
 }
 
+/* ---- functions: collecting prototypes and where their arguments are ---- */
+
+/* Debug switches for matching upstream's rules; see PAHOLE_HYP. */
+static unsigned int hyp(void)
+{
+	static int v = -1;
+
+	if (v < 0) {
+		const char *s = getenv("PAHOLE_HYP");
+
+		v = s ? (int)strtoul(s, NULL, 0) : 0;
+	}
+	return v;
+}
+
+/* Fills what a concrete DIE leaves to its abstract origin or declaration. */
+static void die_attrs__inherit(struct die_attrs *a)
+{
+	Dwarf_Attribute origin = a->origin_attr;
+	int hops;
+
+	for (hops = 0; a->has_origin && !a->name && hops < 8; hops++) {
+		struct die_attrs o;
+		Dwarf_Die odie;
+
+		/* Another CU belongs to another worker: not followed. */
+		if (dwarf_whatform(&origin) == DW_FORM_ref_addr || !dwarf_formref_die(&origin, &odie))
+			return;
+		die_attrs__read(&odie, &o);
+		a->name = o.name;
+		if (!a->type)
+			a->type = o.type;
+		a->external |= o.external;
+		a->has_origin = o.has_origin;
+		origin = o.origin_attr;
+	}
+}
+
+/*
+ * The register a parameter arrives in, as a DW_OP_reg* atom, or -1: the
+ * register of the first location, or one named by DW_OP_entry_value at any
+ * location.
+ */
+static int parameter_reg(struct btf_encoder *e, Dwarf_Attribute *attr, int expected)
+{
+	Dwarf_Addr base, start, end;
+	ptrdiff_t off = 0;
+	Dwarf_Op *expr;
+	size_t len;
+	int nr = -1, reg = -1;
+
+	pthread_mutex_lock(e->conf->libdw_lock);
+	while ((off = dwarf_getlocations(attr, off, &base, &start, &end, &expr, &len)) > 0) {
+		Dwarf_Attribute entry_attr;
+		Dwarf_Op *entry;
+		size_t entry_len;
+
+		nr++;
+		if (len > 1 && expr[len - 1].atom == DW_OP_stack_value)
+			len--;
+		if (len != 1)
+			continue;
+		if (expr->atom >= DW_OP_reg0 && expr->atom <= DW_OP_reg31) {
+			if (nr)
+				continue;
+			reg = expr->atom;
+		} else if (expr->atom == DW_OP_entry_value || expr->atom == DW_OP_GNU_entry_value) {
+			if (dwarf_getlocation_attr(attr, expr, &entry_attr) != 0 ||
+			    dwarf_getlocation(&entry_attr, &entry, &entry_len) != 0 || entry_len != 1)
+				continue;
+			reg = entry->atom;
+		} else {
+			continue;
+		}
+		if (reg == expected)
+			break;
+	}
+	pthread_mutex_unlock(e->conf->libdw_lock);
+	return reg;
+}
+
+/* How many argument registers a parameter of @size bytes takes (x86-64 and most ABIs). */
+static int param_nr_regs(int64_t size)
+{
+	if (size <= 0 || size > 16)
+		return 0;	/* passed in memory */
+	return size > 8 ? 2 : 1;
+}
+
+/*
+ * Checks that each parameter arrives where the ABI puts it, now that its
+ * type, and so the number of registers it takes, is known.
+ */
+static void btf_encoder__check_params(struct btf_encoder *e, struct cu_func *f)
+{
+	int regs_used = 0;
+	uint32_t i;
+
+	for (i = 0; i < f->nr_params; i++) {
+		const struct cu_param_loc *loc = &e->cu.locs.data[f->first_param + i];
+		uint32_t type = e->cu.params.data[f->first_param + i].type;
+		int nr_regs = param_nr_regs(btf__resolve_size(e->btf, type));
+		int expected, reg;
+
+		if (!loc->has_location) {
+			f->optimized_parms = true;
+		} else if (regs_used < e->conf->nr_param_regs && nr_regs == 1) {
+			expected = DW_OP_reg0 + e->conf->param_regs[regs_used];
+			reg = parameter_reg(e, (Dwarf_Attribute *)&loc->attr, expected);
+			if (reg < 0)
+				f->optimized_parms = true;
+			else if (reg != expected)
+				f->unexpected_reg = true;
+		}
+		regs_used += nr_regs;
+	}
+}
+
+static int btf_encoder__collect_params(struct btf_encoder *e, Dwarf_Die *die, struct cu_func *f)
+{
+	Dwarf_Die child;
+
+	f->first_param = e->cu.params.nr;
+	if (dwarf_child(die, &child) != 0)
+		return 0;
+	do {
+		struct btf_func_param *param;
+		struct cu_param_loc *loc;
+		struct die_attrs p;
+
+		switch (dwarf_tag(&child)) {
+		case DW_TAG_formal_parameter:
+			die_attrs__read(&child, &p);
+			die_attrs__inherit(&p);
+			param = darray_push(&e->cu.params);
+			if (!param)
+				return -ENOMEM;
+			param->name = p.name;
+			param->type = p.type;
+			loc = darray_push(&e->cu.locs);
+			if (!loc)
+				return -ENOMEM;
+			loc->attr = p.location_attr;
+			loc->has_location = p.has_location;
+			loc->has_const_value = p.has_const_value;
+			break;
+		case DW_TAG_unspecified_parameters:
+			f->varargs = true;
+			break;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	f->nr_params = e->cu.params.nr - f->first_param;
+	return 0;
+}
+
+static int btf_encoder__collect_func(struct btf_encoder *e, Dwarf_Die *die)
+{
+	struct elf_functions_entry *entry;
+	struct die_attrs a;
+	struct cu_func *f;
+
+	die_attrs__read(die, &a);
+	if (a.declaration)
+		return 0;
+	if ((hyp() & 2) && !a.has_low_pc)
+		return 0;
+	die_attrs__inherit(&a);
+	if (!a.name)
+		return 0;
+	entry = elf_functions__find(e->conf->functions, a.name);
+	if (!entry)
+		return 0;
+	f = darray_push(&e->cu.funcs);
+	if (!f)
+		return -ENOMEM;
+	memset(f, 0, sizeof(*f));
+	f->entry = entry;
+	f->ret_type = a.type;
+	return btf_encoder__collect_params(e, die, f);
+}
+
+static int encode_subprogram(struct btf_encoder *e, Dwarf_Die *die)
+{
+	int err = 0;
+
+	if (e->cu.depth == 1 && e->conf->functions)
+		err = btf_encoder__collect_func(e, die);
+	return err ?: btf_encoder__encode_children(e, die);
+}
+
 static int encode_scope(struct btf_encoder *e, Dwarf_Die *die)
 {
 	return btf_encoder__encode_children(e, die);
@@ -653,7 +886,7 @@ static const struct die_ops die_ops[DIE_OPS_NR] = {
 	[DW_TAG_enumeration_type] = { encode_enum },
 	[DW_TAG_array_type] = { encode_array },
 	[DW_TAG_subroutine_type] = { encode_subroutine_type },
-	[DW_TAG_subprogram] = { encode_scope },
+	[DW_TAG_subprogram] = { encode_subprogram },
 	[DW_TAG_lexical_block] = { encode_scope },
 	[DW_TAG_namespace] = { encode_scope },
 	[DW_TAG_ptr_to_member_type] = { encode_unsupported },
@@ -684,9 +917,11 @@ static int btf_encoder__encode_children(struct btf_encoder *e, Dwarf_Die *parent
 
 	if (dwarf_child(parent, &child) != 0)
 		return 0;
+	e->cu.depth++;
 	do {
 		err = btf_encoder__encode_die(e, &child);
 	} while (!err && dwarf_siblingof(&child, &child) == 0);
+	e->cu.depth--;
 	return err;
 }
 
@@ -758,17 +993,161 @@ static int btf_encoder__resolve_cu(struct btf_encoder *e)
 	return err;
 }
 
+/* ---- merging the sightings of a function ---- */
+
+/*
+ * Whether two types, each in its own BTF, are the same for the purpose of
+ * comparing prototypes: named types by kind and name, the rest by shape.
+ */
+static bool types_match(const struct btf *b1, uint32_t id1, const struct btf *b2, uint32_t id2)
+{
+	int depth;
+
+	for (depth = 0; depth < 32; depth++) {
+		const struct btf_type *t1, *t2;
+
+		if (!id1 || !id2)
+			return id1 == id2;
+		t1 = btf__type_by_id(b1, id1);
+		t2 = btf__type_by_id(b2, id2);
+		if (!t1 || !t2 || btf_kind(t1) != btf_kind(t2))
+			return false;
+		switch (btf_kind(t1)) {
+		case BTF_KIND_PTR:
+		case BTF_KIND_CONST:
+		case BTF_KIND_VOLATILE:
+		case BTF_KIND_RESTRICT:
+		case BTF_KIND_TYPE_TAG:
+			id1 = t1->type;
+			id2 = t2->type;
+			continue;
+		case BTF_KIND_ARRAY:
+			if (btf_array(t1)->nelems != btf_array(t2)->nelems)
+				return false;
+			id1 = btf_array(t1)->type;
+			id2 = btf_array(t2)->type;
+			continue;
+		case BTF_KIND_FUNC_PROTO: {
+			const struct btf_param *p1 = btf_params(t1), *p2 = btf_params(t2);
+			int i;
+
+			if (btf_vlen(t1) != btf_vlen(t2))
+				return false;
+			for (i = 0; i < btf_vlen(t1); i++)
+				if (!types_match(b1, p1[i].type, b2, p2[i].type))
+					return false;
+			id1 = t1->type;
+			id2 = t2->type;
+			continue;
+		}
+		default:
+			return !strcmp(btf__name_by_offset(b1, t1->name_off),
+				       btf__name_by_offset(b2, t2->name_off));
+		}
+	}
+	return false;
+}
+
+static bool func_states_match(const struct btf *b1, const struct btf_func_state *s1,
+			      const struct btf *b2, const struct btf_func_state *s2)
+{
+	uint32_t i;
+
+	if (s1->nr_params != s2->nr_params || s1->varargs != s2->varargs ||
+	    !types_match(b1, s1->ret_type, b2, s2->ret_type))
+		return false;
+	for (i = 0; i < s1->nr_params; i++)
+		if (!types_match(b1, s1->params[i].type, b2, s2->params[i].type))
+			return false;
+	return true;
+}
+
+static void func_state__or_flags(struct btf_func_state *dst, const struct btf_func_state *src)
+{
+	dst->inconsistent_proto |= src->inconsistent_proto;
+	dst->optimized_parms |= src->optimized_parms;
+	dst->unexpected_reg |= src->unexpected_reg;
+	dst->uncertain_parm_loc |= src->uncertain_parm_loc;
+}
+
+/* Merges a sighting of a function in the current CU into the encoder's state. */
+static int btf_encoder__save_func(struct btf_encoder *e, struct elf_function *node,
+				  const struct cu_func *f)
+{
+	struct btf_func_state cur = {
+		.params = &e->cu.params.data[f->first_param],
+		.nr_params = f->nr_params,
+		.ret_type = f->ret_type,
+		.cu_index = e->cu.index,
+		.initialized = true,
+		.varargs = f->varargs,
+		.optimized_parms = f->optimized_parms,
+		.unexpected_reg = f->unexpected_reg,
+		.uncertain_parm_loc = f->uncertain_parm_loc,
+	};
+	struct btf_func_state *state = &node->state;
+
+	if (state->initialized) {
+		if (!func_states_match(e->btf, state, e->btf, &cur))
+			state->inconsistent_proto = true;
+		func_state__or_flags(state, &cur);
+		return 0;
+	}
+	*state = cur;
+	state->params = NULL;
+	if (cur.nr_params) {
+		state->params = malloc(cur.nr_params * sizeof(*state->params));
+		if (!state->params)
+			return -ENOMEM;
+		memcpy(state->params, cur.params, cur.nr_params * sizeof(*state->params));
+	}
+	return 0;
+}
+
+static int btf_encoder__save_cu_funcs(struct btf_encoder *e)
+{
+	size_t i;
+	uint32_t j;
+
+	for (i = 0; i < e->cu.funcs.nr; i++) {
+		struct cu_func *f = &e->cu.funcs.data[i];
+		struct elf_function *node;
+		int err;
+
+		f->ret_type = btf_encoder__resolve_ref(e, f->ret_type);
+		for (j = 0; j < f->nr_params; j++) {
+			struct btf_func_param *p = &e->cu.params.data[f->first_param + j];
+
+			p->type = btf_encoder__resolve_ref(e, p->type);
+		}
+		btf_encoder__check_params(e, f);
+		node = elf_functions__claim(f->entry, e);
+		if (!node)
+			return -ENOMEM;
+		err = btf_encoder__save_func(e, node, f);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 int btf_encoder__encode_cu(struct btf_encoder *e, Dwarf_Die *cu_die, uint32_t cu_index)
 {
 	struct btf_unit *unit;
 	int err;
 
 	e->cu.refs.nr = 0;
+	e->cu.funcs.nr = 0;
+	e->cu.params.nr = 0;
+	e->cu.locs.nr = 0;
+	e->cu.index = cu_index;
+	e->cu.depth = 0;
 	e->cu.refs_sorted = true;
 	e->cu.int_ref = 0;
 	e->cu.first_id = btf__type_cnt(e->btf);
 	err = btf_encoder__encode_children(e, cu_die);
 	err = err ?: btf_encoder__resolve_cu(e);
+	err = err ?: btf_encoder__save_cu_funcs(e);
 	if (err)
 		return err;
 	unit = darray_push(&e->units);
@@ -802,6 +1181,9 @@ void btf_encoder__delete(struct btf_encoder *e)
 	btf__free(e->btf);
 	darray_free(&e->units);
 	darray_free(&e->cu.refs);
+	darray_free(&e->cu.funcs);
+	darray_free(&e->cu.params);
+	darray_free(&e->cu.locs);
 	free(e);
 }
 
@@ -865,40 +1247,173 @@ static bool btf_encoder__is_whole(const struct btf_encoder *e, size_t nr_units)
 	return true;
 }
 
-int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct btf **out)
+/* Where type @id of @e's BTF went in the merged BTF. */
+static uint32_t btf_encoder__merged_id(const struct btf_encoder *e, uint32_t id)
 {
-	struct unit_ref *refs = NULL;
-	size_t nr_units = 0, n = 0, i, j;
-	struct btf *btf = NULL;
+	size_t lo = 0, hi = e->units.nr;
+
+	while (id && lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct btf_unit *u = &e->units.data[mid];
+
+		if (id < u->first_id)
+			hi = mid;
+		else if (id - u->first_id >= u->nr_types)
+			lo = mid + 1;
+		else
+			return id - u->first_id + u->merged_id;
+	}
+	return id;
+}
+
+static int btf_encoders__append_units(struct btf_encoder **encoders, unsigned int nr,
+				      size_t nr_units, struct btf *btf)
+{
+	struct unit_ref *refs = calloc(nr_units ?: 1, sizeof(*refs));
+	size_t n = 0, i, j;
 	int err = 0;
 
-	for (i = 0; i < nr; i++)
-		nr_units += encoders[i]->units.nr;
-	for (i = 0; i < nr; i++) {
-		if (btf_encoder__is_whole(encoders[i], nr_units)) {
-			btf = encoders[i]->btf;
-			encoders[i]->btf = btf__new_empty();
-			goto dedup;
-		}
-	}
-	refs = calloc(nr_units, sizeof(*refs));
-	btf = btf__new_empty();
-	if (!refs || !btf) {
-		err = -ENOMEM;
-		goto out;
-	}
+	if (!refs)
+		return -ENOMEM;
 	for (i = 0; i < nr; i++)
 		for (j = 0; j < encoders[i]->units.nr; j++)
 			refs[n++] = (struct unit_ref){ encoders[i], &encoders[i]->units.data[j] };
 	qsort(refs, n, sizeof(*refs), unit_ref__cmp);
-	for (i = 0; i < n && !err; i++)
+	for (i = 0; i < n && !err; i++) {
+		((struct btf_unit *)refs[i].unit)->merged_id = btf__type_cnt(btf);
 		err = btf__append_unit(btf, refs[i].encoder->btf, refs[i].unit);
-	if (err)
-		goto out;
-dedup:
-	err = btf__dedup(btf, NULL);
-out:
+	}
 	free(refs);
+	return err;
+}
+
+/* ---- adding the functions, once every encoder is done ---- */
+
+/* Why a function is left out, or NULL when it is encoded. */
+static const char *func_skip_reason(const struct btf_encoder_conf *conf,
+				    const struct elf_functions_entry *entry,
+				    const struct btf_func_state *s)
+{
+	if (!entry->exact && !btf_encoder_conf__has(conf, BTF_FEAT_OPTIMIZED_FUNC))
+		return "only a compiler clone (name.suffix) is in the symbol table";
+	if (!btf_encoder_conf__has(conf, BTF_FEAT_CONSISTENT_FUNC))
+		return NULL;
+	if (s->inconsistent_proto)
+		return "its prototype differs between CUs";
+	if (s->unexpected_reg)
+		return "a parameter is not in the register the ABI assigns it";
+	if (s->uncertain_parm_loc)
+		return "a parameter's location is uncertain";
+	if (entry->ambiguous_addr)
+		return "its name belongs to several addresses";
+	if ((hyp() & 4) && s->optimized_parms)
+		return "a parameter is optimized out";
+	return NULL;
+}
+
+/* The state of the first CU that defined @entry, merged with all others. */
+static struct elf_function *elf_function__merge(struct elf_functions_entry *entry,
+						struct btf_func_state *merged)
+{
+	struct elf_function *best = NULL, *f;
+
+	for (f = atomic_load(&entry->head); f; f = f->next)
+		if (f->state.initialized && (!best || f->state.cu_index < best->state.cu_index))
+			best = f;
+	if (!best)
+		return NULL;
+	*merged = best->state;
+	for (f = atomic_load(&entry->head); f; f = f->next) {
+		if (f == best || !f->state.initialized)
+			continue;
+		if (!func_states_match(best->owner->btf, &best->state, f->owner->btf, &f->state))
+			merged->inconsistent_proto = true;
+		func_state__or_flags(merged, &f->state);
+	}
+	return best;
+}
+
+static int btf__add_func_state(struct btf *btf, const char *name, const struct btf_encoder *e,
+			       const struct btf_func_state *s)
+{
+	int proto, err;
+	uint32_t i;
+
+	proto = btf__add_func_proto(btf, btf_encoder__merged_id(e, s->ret_type));
+	if (proto < 0)
+		return proto;
+	for (i = 0; i < s->nr_params; i++) {
+		err = btf__add_func_param(btf, s->params[i].name,
+					  btf_encoder__merged_id(e, s->params[i].type));
+		if (err)
+			return err;
+	}
+	if (s->varargs) {
+		err = btf__add_func_param(btf, NULL, 0);
+		if (err)
+			return err;
+	}
+	err = btf__add_func(btf, name, BTF_FUNC_STATIC, proto);
+	return err < 0 ? err : 0;
+}
+
+static int btf_encoders__add_saved_funcs(const struct btf_encoder_conf *conf, struct btf *btf)
+{
+	size_t i, n = elf_functions__nr_entries(conf->functions);
+
+	for (i = 0; i < n; i++) {
+		struct elf_functions_entry *entry = elf_functions__entry(conf->functions, i);
+		struct btf_func_state merged;
+		struct elf_function *best;
+		const char *reason;
+		int err;
+
+		best = elf_function__merge(entry, &merged);
+		if (!best)
+			continue;
+		reason = func_skip_reason(conf, entry, &merged);
+		if (reason) {
+			if (conf->verbose)
+				fprintf(stderr, "skipping function %s: %s\n", entry->name, reason);
+			continue;
+		}
+		err = btf__add_func_state(btf, entry->name, best->owner, &merged);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct btf **out)
+{
+	const struct btf_encoder_conf *conf = encoders[0]->conf;
+	struct btf_encoder *whole = NULL;
+	struct btf *btf = NULL;
+	size_t nr_units = 0;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < nr; i++)
+		nr_units += encoders[i]->units.nr;
+	for (i = 0; i < nr && !whole; i++)
+		if (btf_encoder__is_whole(encoders[i], nr_units))
+			whole = encoders[i];
+	if (whole) {
+		/* Its IDs are already the merged ones. */
+		for (i = 0; i < whole->units.nr; i++)
+			whole->units.data[i].merged_id = whole->units.data[i].first_id;
+		btf = whole->btf;
+		err = 0;
+	} else {
+		btf = btf__new_empty();
+		err = btf ? btf_encoders__append_units(encoders, nr, nr_units, btf) : -ENOMEM;
+	}
+	if (!err && conf->functions)
+		err = btf_encoders__add_saved_funcs(conf, btf);
+	if (!err)
+		err = btf__dedup(btf, NULL);
+	if (whole)
+		whole->btf = NULL;
 	if (err) {
 		btf__free(btf);
 		return err;

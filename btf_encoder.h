@@ -19,12 +19,15 @@
  * Functions return 0 or a negative errno, as libbpf does.
  */
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <elfutils/libdw.h>
 
 struct btf;
 struct btf_encoder;
+struct elf_functions;
+struct elf_symtab;
 
 /* The --btf_features names, as pahole spells them. */
 enum btf_feature {
@@ -53,6 +56,18 @@ struct btf_encoder_conf {
 	unsigned int jobs;
 	/* DW_LANG_* values whose CUs are skipped; zero-terminated. */
 	const int *lang_exclude;
+	/* The function symbols, shared by all encoders (see elf_functions.h). */
+	struct elf_functions *functions;
+	const struct elf_symtab *symtab;
+	/* DWARF numbers of the registers that pass the first arguments. */
+	const int *param_regs;
+	int nr_param_regs;
+	/*
+	 * Serializes dwarf_getlocations() and dwarf_getlocation_attr(): they
+	 * fill libdw's location caches, which are not safe to share between
+	 * threads unless libdw was built with --enable-thread-safety.
+	 */
+	pthread_mutex_t *libdw_lock;
 };
 
 static inline bool btf_encoder_conf__has(const struct btf_encoder_conf *conf, enum btf_feature f)

@@ -1,2 +1,137 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The ELF symbol table: read once per input (functions and variables). */
+/* The ELF symbol table and section headers, copied out of libelf once. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "elf_symtab.h"
+
+struct elf_symtab {
+	struct elf_sym *syms;
+	size_t nr_syms;
+	struct elf_section *sections;
+	size_t nr_sections;
+	int relocatable;
+};
+
+static int elf_symtab__read_sections(struct elf_symtab *st, Elf *elf, Elf_Scn **symtab_scn)
+{
+	size_t shstrndx, nr;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0 || elf_getshdrnum(elf, &nr) != 0)
+		return -EINVAL;
+	st->sections = calloc(nr ?: 1, sizeof(*st->sections));
+	if (!st->sections)
+		return -ENOMEM;
+	st->nr_sections = nr;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		struct elf_section *s = &st->sections[elf_ndxscn(scn)];
+		GElf_Shdr shdr;
+
+		if (!gelf_getshdr(scn, &shdr))
+			return -EINVAL;
+		s->name = elf_strptr(elf, shstrndx, shdr.sh_name) ?: "";
+		s->addr = shdr.sh_addr;
+		s->size = shdr.sh_size;
+		if (shdr.sh_type == SHT_SYMTAB)
+			*symtab_scn = scn;
+	}
+	return 0;
+}
+
+static int elf_symtab__read_syms(struct elf_symtab *st, Elf *elf, Elf_Scn *scn)
+{
+	Elf_Data *data = elf_getdata(scn, NULL), *xdata = NULL;
+	GElf_Shdr shdr;
+	size_t i, nr;
+
+	if (!data || !gelf_getshdr(scn, &shdr) || !shdr.sh_entsize)
+		return -EINVAL;
+	nr = shdr.sh_size / shdr.sh_entsize;
+	st->syms = calloc(nr ?: 1, sizeof(*st->syms));
+	if (!st->syms)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		struct elf_sym *s = &st->syms[st->nr_syms];
+		Elf32_Word xndx;
+		GElf_Sym sym;
+
+		if (!gelf_getsymshndx(data, xdata, i, &sym, &xndx))
+			return -EINVAL;
+		s->name = elf_strptr(elf, shdr.sh_link, sym.st_name);
+		if (!s->name)
+			continue;
+		s->addr = sym.st_value;
+		s->size = sym.st_size;
+		s->shndx = sym.st_shndx == SHN_XINDEX ? xndx : sym.st_shndx;
+		s->type = GELF_ST_TYPE(sym.st_info);
+		s->bind = GELF_ST_BIND(sym.st_info);
+		st->nr_syms++;
+	}
+	return 0;
+}
+
+struct elf_symtab *elf_symtab__new(Elf *elf)
+{
+	struct elf_symtab *st = calloc(1, sizeof(*st));
+	Elf_Scn *symtab_scn = NULL;
+	GElf_Ehdr ehdr;
+	int err;
+
+	if (!st) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	err = gelf_getehdr(elf, &ehdr) ? 0 : -EINVAL;
+	st->relocatable = ehdr.e_type == ET_REL;
+	err = err ?: elf_symtab__read_sections(st, elf, &symtab_scn);
+	if (!err && !symtab_scn)
+		err = -ENOENT;
+	err = err ?: elf_symtab__read_syms(st, elf, symtab_scn);
+	if (err) {
+		elf_symtab__delete(st);
+		errno = -err;
+		return NULL;
+	}
+	return st;
+}
+
+void elf_symtab__delete(struct elf_symtab *st)
+{
+	if (!st)
+		return;
+	free(st->syms);
+	free(st->sections);
+	free(st);
+}
+
+size_t elf_symtab__nr_syms(const struct elf_symtab *st)
+{
+	return st->nr_syms;
+}
+
+const struct elf_sym *elf_symtab__sym(const struct elf_symtab *st, size_t i)
+{
+	return &st->syms[i];
+}
+
+const struct elf_section *elf_symtab__section(const struct elf_symtab *st, uint32_t shndx)
+{
+	return shndx && shndx < st->nr_sections ? &st->sections[shndx] : NULL;
+}
+
+uint32_t elf_symtab__find_section(const struct elf_symtab *st, const char *name)
+{
+	size_t i;
+
+	for (i = 1; i < st->nr_sections; i++)
+		if (!strcmp(st->sections[i].name, name))
+			return i;
+	return 0;
+}
+
+int elf_symtab__is_relocatable(const struct elf_symtab *st)
+{
+	return st->relocatable;
+}

@@ -19,9 +19,12 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <dwarf.h>
+#include <gelf.h>
 
 #include "btf_encoder.h"
 #include "dwarf_loader.h"
+#include "elf_functions.h"
+#include "elf_symtab.h"
 
 #define PAHOLE_VERSION "v1.31"
 #define MAX_JOBS 1024
@@ -373,6 +376,37 @@ static int write_file_atomic(const char *path, const void *data, size_t size)
 	return err;
 }
 
+/* The DWARF numbers of the argument registers, in order, per architecture. */
+struct param_regs {
+	int machine;
+	int nr;
+	int regs[8];
+};
+
+static const struct param_regs param_regs[] = {
+	{ EM_X86_64, 6, { 5, 4, 1, 2, 8, 9 } },		/* rdi rsi rdx rcx r8 r9 */
+	{ EM_AARCH64, 8, { 0, 1, 2, 3, 4, 5, 6, 7 } },	/* x0-x7 */
+	{ EM_RISCV, 8, { 10, 11, 12, 13, 14, 15, 16, 17 } },	/* a0-a7 */
+	{ EM_S390, 5, { 2, 3, 4, 5, 6 } },		/* r2-r6 */
+	{ EM_PPC64, 8, { 3, 4, 5, 6, 7, 8, 9, 10 } },	/* r3-r10 */
+	{ EM_LOONGARCH, 8, { 4, 5, 6, 7, 8, 9, 10, 11 } },	/* a0-a7 */
+};
+
+static void conf__set_param_regs(struct btf_encoder_conf *conf, Elf *elf)
+{
+	GElf_Ehdr ehdr;
+	size_t i;
+
+	if (!gelf_getehdr(elf, &ehdr))
+		return;
+	for (i = 0; i < sizeof(param_regs) / sizeof(param_regs[0]); i++) {
+		if (param_regs[i].machine == ehdr.e_machine) {
+			conf->param_regs = param_regs[i].regs;
+			conf->nr_param_regs = param_regs[i].nr;
+		}
+	}
+}
+
 static int encode_cu(void *ctx, Dwarf_Die *cu_die, uint32_t cu_index)
 {
 	return btf_encoder__encode_cu(ctx, cu_die, cu_index);
@@ -416,7 +450,9 @@ int main(int argc, char *argv[])
 		options, parse_opt, "FILE",
 		"Encode the DWARF of a vmlinux or kernel module as BTF.", NULL, NULL, NULL,
 	};
+	pthread_mutex_t libdw_lock = PTHREAD_MUTEX_INITIALIZER;
 	struct btf_encoder_conf conf = {};
+	struct elf_symtab *symtab = NULL;
 	struct dwarf_loader *loader;
 	struct args args = {};
 	struct btf *btf = NULL;
@@ -444,7 +480,18 @@ int main(int argc, char *argv[])
 		fprintf(stderr, "pahole: %s: %s\n", args.input, cause);
 		return EXIT_FAILURE;
 	}
-	err = encode(loader, &conf, &btf);
+	symtab = elf_symtab__new(dwarf_loader__elf(loader));
+	if (symtab) {
+		conf.symtab = symtab;
+		conf.functions = elf_functions__new(symtab);
+		if (!conf.functions)
+			err = -ENOMEM;
+	}
+	conf__set_param_regs(&conf, dwarf_loader__elf(loader));
+	conf.libdw_lock = &libdw_lock;
+	err = err ?: encode(loader, &conf, &btf);
+	elf_functions__delete(conf.functions);
+	elf_symtab__delete(symtab);
 	dwarf_loader__close(loader);
 	if (err) {
 		fprintf(stderr, "pahole: %s: encoding BTF failed: %s\n", args.input,

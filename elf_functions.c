@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The shared table of ELF function names: see elf_functions.h. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "elf_functions.h"
+#include "elf_symtab.h"
+
+struct elf_functions {
+	struct elf_functions_entry *entries;	/* sorted by name */
+	size_t nr_entries;
+	uint32_t *index;	/* open addressing: entry number + 1, 0 = empty */
+	size_t index_mask;
+	struct elf_function *first_nodes;	/* one unowned node per entry */
+	char *names;
+};
+
+/* A symbol being sorted into the table: its name without clone suffix. */
+struct func_sym {
+	const char *name;
+	size_t len;
+	uint64_t addr;
+	bool suffixed;
+};
+
+static int func_sym__cmp(const void *a, const void *b)
+{
+	const struct func_sym *x = a, *y = b;
+	size_t len = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->name, y->name, len);
+
+	if (c || x->len != y->len)
+		return c ?: (x->len < y->len ? -1 : 1);
+	if (x->suffixed != y->suffixed)
+		return x->suffixed ? 1 : -1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static uint32_t name_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+/*
+ * Whether "name.suffix" is a whole copy of "name" made by the compiler:
+ * interprocedural SRA and constant propagation clones, and the statics that
+ * LTO promotes to globals.  Split-off pieces (.part.N, .cold) of a function,
+ * clone or not, are not.
+ */
+static bool is_clone_suffix(const char *suffix)
+{
+	static const char *const clones[] = { "isra", "constprop", "llvm", "lto_priv" };
+	bool clone = false;
+
+	while (*suffix) {
+		size_t len = strcspn(suffix, "."), i;
+
+		for (i = 0; i < sizeof(clones) / sizeof(clones[0]); i++)
+			if (len == strlen(clones[i]) && !strncmp(suffix, clones[i], len))
+				clone = true;
+		if ((len == 4 && !strncmp(suffix, "part", 4)) || (len == 4 && !strncmp(suffix, "cold", 4)))
+			return false;
+		suffix += len + (suffix[len] == '.');
+	}
+	return clone;
+}
+
+static struct func_sym *collect_func_syms(const struct elf_symtab *symtab, size_t *nr)
+{
+	size_t i, n = 0, total = elf_symtab__nr_syms(symtab);
+	struct func_sym *syms = calloc(total ?: 1, sizeof(*syms));
+
+	if (!syms)
+		return NULL;
+	for (i = 0; i < total; i++) {
+		const struct elf_sym *s = elf_symtab__sym(symtab, i);
+		const char *dot;
+
+		if (s->type != STT_FUNC || !s->name[0] || s->shndx == SHN_UNDEF)
+			continue;
+		dot = strchr(s->name, '.');
+		/* Split-off parts (.part.N, .cold) are not the function itself. */
+		if (dot && !is_clone_suffix(dot + 1))
+			continue;
+		syms[n].name = s->name;
+		syms[n].len = dot ? (size_t)(dot - s->name) : strlen(s->name);
+		syms[n].addr = s->addr;
+		syms[n].suffixed = dot != NULL;
+		n++;
+	}
+	qsort(syms, n, sizeof(*syms), func_sym__cmp);
+	*nr = n;
+	return syms;
+}
+
+static int elf_functions__build_index(struct elf_functions *fns)
+{
+	size_t size = 16, i;
+
+	while (size < fns->nr_entries * 2)
+		size *= 2;
+	fns->index = calloc(size, sizeof(*fns->index));
+	if (!fns->index)
+		return -ENOMEM;
+	fns->index_mask = size - 1;
+	for (i = 0; i < fns->nr_entries; i++) {
+		size_t slot = name_hash(fns->entries[i].name) & fns->index_mask;
+
+		while (fns->index[slot])
+			slot = (slot + 1) & fns->index_mask;
+		fns->index[slot] = i + 1;
+	}
+	return 0;
+}
+
+/* Folds the sorted symbols into one entry per name. */
+static int elf_functions__fill(struct elf_functions *fns, const struct func_sym *syms, size_t n)
+{
+	size_t i, names_len = 0;
+	char *p;
+
+	for (i = 0; i < n; i++)
+		names_len += syms[i].len + 1;
+	fns->entries = calloc(n ?: 1, sizeof(*fns->entries));
+	fns->names = p = malloc(names_len ?: 1);
+	if (!fns->entries || !fns->names)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		const struct func_sym *s = &syms[i];
+		struct elf_functions_entry *e = fns->nr_entries ? &fns->entries[fns->nr_entries - 1] :
+								  NULL;
+
+		if (!e || strncmp(e->name, s->name, s->len) || e->name[s->len]) {
+			e = &fns->entries[fns->nr_entries++];
+			memcpy(p, s->name, s->len);
+			p[s->len] = '\0';
+			e->name = p;
+			p += s->len + 1;
+			e->addr = s->addr;
+		} else if (s->addr != e->addr) {
+			e->ambiguous_addr = true;
+		}
+		if (s->suffixed) {
+			e->suffixed = true;
+		} else {
+			e->exact = true;
+		}
+	}
+	return 0;
+}
+
+struct elf_functions *elf_functions__new(const struct elf_symtab *symtab)
+{
+	struct elf_functions *fns = calloc(1, sizeof(*fns));
+	struct func_sym *syms = NULL;
+	size_t n = 0, i;
+	int err = -ENOMEM;
+
+	if (!fns)
+		return NULL;
+	syms = collect_func_syms(symtab, &n);
+	if (!syms)
+		goto out;
+	err = elf_functions__fill(fns, syms, n);
+	err = err ?: elf_functions__build_index(fns);
+	if (err)
+		goto out;
+	fns->first_nodes = calloc(fns->nr_entries ?: 1, sizeof(*fns->first_nodes));
+	if (!fns->first_nodes) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < fns->nr_entries; i++)
+		atomic_init(&fns->entries[i].head, &fns->first_nodes[i]);
+out:
+	free(syms);
+	if (err) {
+		elf_functions__delete(fns);
+		return NULL;
+	}
+	return fns;
+}
+
+static bool elf_function__is_first(const struct elf_functions *fns, const struct elf_function *f)
+{
+	return f >= fns->first_nodes && f < fns->first_nodes + fns->nr_entries;
+}
+
+void elf_functions__delete(struct elf_functions *fns)
+{
+	size_t i;
+
+	if (!fns)
+		return;
+	for (i = 0; fns->first_nodes && i < fns->nr_entries; i++) {
+		struct elf_function *f = atomic_load(&fns->entries[i].head), *next;
+
+		for (; f; f = next) {
+			next = f->next;
+			free(f->state.params);
+			if (!elf_function__is_first(fns, f))
+				free(f);
+		}
+	}
+	free(fns->first_nodes);
+	free(fns->index);
+	free(fns->entries);
+	free(fns->names);
+	free(fns);
+}
+
+struct elf_functions_entry *elf_functions__find(const struct elf_functions *fns, const char *name)
+{
+	size_t slot = name_hash(name) & fns->index_mask;
+
+	for (; fns->index[slot]; slot = (slot + 1) & fns->index_mask) {
+		struct elf_functions_entry *e = &fns->entries[fns->index[slot] - 1];
+
+		if (!strcmp(e->name, name))
+			return e;
+	}
+	return NULL;
+}
+
+struct elf_function *elf_functions__claim(struct elf_functions_entry *entry,
+					  struct btf_encoder *owner)
+{
+	struct elf_function *f, *head;
+
+	for (f = atomic_load(&entry->head); f; f = f->next) {
+		struct btf_encoder *cur = atomic_load(&f->owner);
+
+		if (cur == owner)
+			return f;
+		if (!cur && atomic_compare_exchange_strong(&f->owner, &cur, owner))
+			return f;
+	}
+	/* Every node belongs to another encoder: push one of our own. */
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return NULL;
+	atomic_init(&f->owner, owner);
+	head = atomic_load(&entry->head);
+	do {
+		f->next = head;
+	} while (!atomic_compare_exchange_weak(&entry->head, &head, f));
+	return f;
+}
+
+size_t elf_functions__nr_entries(const struct elf_functions *fns)
+{
+	return fns->nr_entries;
+}
+
+struct elf_functions_entry *elf_functions__entry(const struct elf_functions *fns, size_t i)
+{
+	return &fns->entries[i];
+}
+
+void elf_functions__mark_kfunc(struct elf_functions *fns, const char *name, bool fastcall)
+{
+	struct elf_functions_entry *e = elf_functions__find(fns, name);
+
+	if (e) {
+		e->kfunc = true;
+		e->fastcall |= fastcall;
+	}
+}

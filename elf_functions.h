@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef _ELF_FUNCTIONS_H_
+#define _ELF_FUNCTIONS_H_ 1
+
+/*
+ * elf_functions: the function symbols of the input, shared by all encoders.
+ *
+ * The table is built once, before any worker starts, and its keys never
+ * change afterwards.  A key is a function name without the suffix that
+ * compilers give clones ("foo" for "foo.isra.0").  Each key heads a list of
+ * struct elf_function, one node per encoder that looked the name up; the
+ * node carries that encoder's view of the function (its func state, in the
+ * encoder's own BTF).  Nodes are claimed and pushed with compare-and-exchange,
+ * so lookups take no lock: see elf_functions__claim().
+ */
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct elf_symtab;
+
+/* A parameter of a function prototype: type ID in the owner's BTF. */
+struct btf_func_param {
+	const char *name;
+	uint32_t type;
+};
+
+/* What one encoder knows of a function, merged over the CUs it encoded. */
+struct btf_func_state {
+	struct btf_func_param *params;
+	uint32_t nr_params;
+	uint32_t ret_type;
+	uint32_t cu_index;	/* the first CU that defined the function */
+	bool initialized;
+	bool varargs;
+	bool inconsistent_proto;	/* prototypes differ between CUs */
+	bool optimized_parms;		/* a parameter is optimized out */
+	bool unexpected_reg;		/* a parameter is not where the ABI puts it */
+	bool uncertain_parm_loc;	/* a parameter's location cannot be known */
+};
+
+struct elf_function {
+	struct btf_encoder *_Atomic owner;
+	struct elf_function *next;
+	struct btf_func_state state;
+};
+
+/* Per-name facts from the symbol table, fixed before the workers start. */
+struct elf_functions_entry {
+	const char *name;
+	struct elf_function *_Atomic head;
+	uint64_t addr;
+	bool exact;		/* a symbol has exactly this name */
+	bool suffixed;		/* a symbol is a compiler clone of it (name.suffix) */
+	bool ambiguous_addr;	/* symbols of this name are at several addresses */
+	bool kfunc;		/* in a kfunc set of .BTF_ids */
+	bool fastcall;
+};
+
+struct elf_functions;
+
+/* Builds the table from the STT_FUNC symbols of @symtab; NULL on ENOMEM. */
+struct elf_functions *elf_functions__new(const struct elf_symtab *symtab);
+void elf_functions__delete(struct elf_functions *functions);
+
+/* The entry for @name (no suffix), or NULL.  Never changes the table. */
+struct elf_functions_entry *elf_functions__find(const struct elf_functions *functions,
+						const char *name);
+
+/*
+ * Returns @owner's node in @entry's list: an unowned node claimed by
+ * compare-and-exchange on its owner, or a new node pushed by
+ * compare-and-exchange on the head.  Only @owner's thread may call this for
+ * @owner, so there is never more than one node per (owner, name).  NULL on
+ * ENOMEM.
+ */
+struct elf_function *elf_functions__claim(struct elf_functions_entry *entry,
+					  struct btf_encoder *owner);
+
+size_t elf_functions__nr_entries(const struct elf_functions *functions);
+struct elf_functions_entry *elf_functions__entry(const struct elf_functions *functions,
+						 size_t i);
+
+/* Marks @name as a kfunc (and fastcall) when it is in the table. */
+void elf_functions__mark_kfunc(struct elf_functions *functions, const char *name,
+			       bool fastcall);
+
+#endif /* _ELF_FUNCTIONS_H_ */

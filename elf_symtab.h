@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef _ELF_SYMTAB_H_
+#define _ELF_SYMTAB_H_ 1
+
+/* The ELF symbol table of the input, read once and then only read. */
+#include <gelf.h>
+#include <stdint.h>
+
+struct elf_symtab;
+
+struct elf_sym {
+	const char *name;
+	uint64_t addr;
+	uint64_t size;
+	uint32_t shndx;
+	uint8_t type;	/* STT_* */
+	uint8_t bind;	/* STB_* */
+};
+
+struct elf_section {
+	const char *name;
+	uint64_t addr;
+	uint64_t size;
+};
+
+/* Reads .symtab of @elf; NULL with errno set on failure (ENOENT: no .symtab). */
+struct elf_symtab *elf_symtab__new(Elf *elf);
+void elf_symtab__delete(struct elf_symtab *symtab);
+
+size_t elf_symtab__nr_syms(const struct elf_symtab *symtab);
+const struct elf_sym *elf_symtab__sym(const struct elf_symtab *symtab, size_t i);
+
+/* The section with index @shndx, or NULL. */
+const struct elf_section *elf_symtab__section(const struct elf_symtab *symtab, uint32_t shndx);
+/* The index of the section called @name, or 0. */
+uint32_t elf_symtab__find_section(const struct elf_symtab *symtab, const char *name);
+/* Whether symbol addresses are section offsets (ET_REL) rather than addresses. */
+int elf_symtab__is_relocatable(const struct elf_symtab *symtab);
+
+#endif /* _ELF_SYMTAB_H_ */
