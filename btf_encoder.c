@@ -995,6 +995,12 @@ static int btf_encoder__resolve_cu(struct btf_encoder *e)
 
 /* ---- merging the sightings of a function ---- */
 
+static bool names_match(const struct btf *b1, const struct btf_type *t1, const struct btf *b2,
+			const struct btf_type *t2)
+{
+	return !strcmp(btf__name_by_offset(b1, t1->name_off), btf__name_by_offset(b2, t2->name_off));
+}
+
 /*
  * Whether two types, each in its own BTF, are the same for the purpose of
  * comparing prototypes: named types by kind and name, the rest by shape.
@@ -1010,8 +1016,23 @@ static bool types_match(const struct btf *b1, uint32_t id1, const struct btf *b2
 			return id1 == id2;
 		t1 = btf__type_by_id(b1, id1);
 		t2 = btf__type_by_id(b2, id2);
-		if (!t1 || !t2 || btf_kind(t1) != btf_kind(t2))
+		if (!t1 || !t2)
 			return false;
+		if (btf_kind(t1) != btf_kind(t2)) {
+			/* Loosely: const and non-const, declared and defined match. */
+			if (btf_is_const(t1)) {
+				id1 = t1->type;
+				continue;
+			}
+			if (btf_is_const(t2)) {
+				id2 = t2->type;
+				continue;
+			}
+			if ((btf_is_fwd(t1) && btf_is_composite(t2)) ||
+			    (btf_is_fwd(t2) && btf_is_composite(t1)))
+				return names_match(b1, t1, b2, t2);
+			return false;
+		}
 		switch (btf_kind(t1)) {
 		case BTF_KIND_PTR:
 		case BTF_KIND_CONST:
@@ -1041,8 +1062,7 @@ static bool types_match(const struct btf *b1, uint32_t id1, const struct btf *b2
 			continue;
 		}
 		default:
-			return !strcmp(btf__name_by_offset(b1, t1->name_off),
-				       btf__name_by_offset(b2, t2->name_off));
+			return names_match(b1, t1, b2, t2);
 		}
 	}
 	return false;
@@ -1088,8 +1108,17 @@ static int btf_encoder__save_func(struct btf_encoder *e, struct elf_function *no
 	struct btf_func_state *state = &node->state;
 
 	if (state->initialized) {
-		if (!func_states_match(e->btf, state, e->btf, &cur))
+		if (!func_states_match(e->btf, state, e->btf, &cur)) {
 			state->inconsistent_proto = true;
+			if (hyp() & 8) {
+				uint32_t k;
+
+				fprintf(stderr, "MISMATCH %s cu %u/%u nr %u/%u:", f->entry->name, state->cu_index, cur.cu_index, state->nr_params, cur.nr_params);
+				for (k = 0; k < state->nr_params && k < cur.nr_params; k++)
+					fprintf(stderr, " [%u %u %u/%u]", k, btf_kind(btf__type_by_id(e->btf, state->params[k].type)), state->params[k].type, cur.params[k].type);
+				fprintf(stderr, "\n");
+			}
+		}
 		func_state__or_flags(state, &cur);
 		return 0;
 	}
