@@ -20,6 +20,7 @@
 
 #include "btf_encoder.h"
 #include "elf_functions.h"
+#include "elf_symtab.h"
 #include "lib/darray.h"
 
 /*
@@ -50,6 +51,15 @@ struct btf_unit {
 	uint32_t merged_id;	/* where first_id went in the merged BTF */
 };
 
+/* A variable with a static address, as the encoder saw it in a CU. */
+struct btf_var_state {
+	const char *name;
+	uint64_t addr;
+	uint32_t type;		/* in the encoder's BTF once its CU is resolved */
+	uint32_t cu_index;
+	bool external;
+};
+
 /* Where a parameter of a function of the current CU lives. */
 struct cu_param_loc {
 	Dwarf_Attribute attr;	/* DW_AT_location */
@@ -70,6 +80,7 @@ struct btf_encoder {
 	const struct btf_encoder_conf *conf;
 	struct btf *btf;
 	DARRAY(struct btf_unit) units;
+	DARRAY(struct btf_var_state) vars;
 	/* Per-CU state, reset by btf_encoder__encode_cu(). */
 	struct {
 		DARRAY(struct die_ref) refs;
@@ -78,6 +89,7 @@ struct btf_encoder {
 		DARRAY(struct cu_param_loc) locs;	/* parallel to params */
 		uint32_t index;
 		uint32_t first_id;
+		size_t first_var;	/* the CU's first entry in vars */
 		int depth;
 		uint32_t int_ref;	/* DIE ref of the CU's "int", or 0 */
 		bool refs_sorted;
@@ -389,6 +401,12 @@ static int btf_encoder__encode_children(struct btf_encoder *e, Dwarf_Die *parent
 static bool btf_encoder__has(const struct btf_encoder *e, enum btf_feature f)
 {
 	return btf_encoder_conf__has(e->conf, f);
+}
+
+static bool btf_encoder__has_vars(const struct btf_encoder *e)
+{
+	return e->conf->symtab &&
+	       (btf_encoder__has(e, BTF_FEAT_VAR) || btf_encoder__has(e, BTF_FEAT_GLOBAL_VAR));
 }
 
 /* libbpf returns the new ID or a negative errno; record it for @die. */
@@ -843,6 +861,58 @@ static int btf_encoder__collect_func(struct btf_encoder *e, Dwarf_Die *die)
 	return btf_encoder__collect_params(e, die, f);
 }
 
+/* ---- variables ---- */
+
+/* The address in a DW_OP_addr or DW_OP_addrx location, or -1. */
+static int variable_addr(struct btf_encoder *e, Dwarf_Attribute *attr, uint64_t *addr)
+{
+	Dwarf_Attribute addr_attr;
+	Dwarf_Addr a;
+	Dwarf_Op *expr;
+	size_t len;
+	int err = -1;
+
+	pthread_mutex_lock(e->conf->libdw_lock);
+	if (dwarf_getlocation(attr, &expr, &len) == 0 && len == 1) {
+		if (expr->atom == DW_OP_addr) {
+			*addr = expr->number;
+			err = 0;
+		} else if ((expr->atom == DW_OP_addrx || expr->atom == DW_OP_GNU_addr_index) &&
+			   dwarf_getlocation_attr(attr, expr, &addr_attr) == 0 &&
+			   dwarf_formaddr(&addr_attr, &a) == 0) {
+			*addr = a;
+			err = 0;
+		}
+	}
+	pthread_mutex_unlock(e->conf->libdw_lock);
+	return err;
+}
+
+static int encode_variable(struct btf_encoder *e, Dwarf_Die *die)
+{
+	struct btf_var_state *v;
+	struct die_attrs a;
+	uint64_t addr;
+
+	if (e->cu.depth != 1 || !btf_encoder__has_vars(e))
+		return 0;
+	die_attrs__read(die, &a);
+	if (a.declaration || !a.has_location || variable_addr(e, &a.location_attr, &addr))
+		return 0;
+	die_attrs__inherit(&a);
+	if (!a.name)
+		return 0;
+	v = darray_push(&e->vars);
+	if (!v)
+		return -ENOMEM;
+	v->name = a.name;
+	v->type = a.type;
+	v->addr = addr;
+	v->cu_index = e->cu.index;
+	v->external = a.external;
+	return 0;
+}
+
 static int encode_subprogram(struct btf_encoder *e, Dwarf_Die *die)
 {
 	int err = 0;
@@ -887,6 +957,7 @@ static const struct die_ops die_ops[DIE_OPS_NR] = {
 	[DW_TAG_array_type] = { encode_array },
 	[DW_TAG_subroutine_type] = { encode_subroutine_type },
 	[DW_TAG_subprogram] = { encode_subprogram },
+	[DW_TAG_variable] = { encode_variable },
 	[DW_TAG_lexical_block] = { encode_scope },
 	[DW_TAG_namespace] = { encode_scope },
 	[DW_TAG_ptr_to_member_type] = { encode_unsupported },
@@ -1163,12 +1234,14 @@ static int btf_encoder__save_cu_funcs(struct btf_encoder *e)
 int btf_encoder__encode_cu(struct btf_encoder *e, Dwarf_Die *cu_die, uint32_t cu_index)
 {
 	struct btf_unit *unit;
+	size_t i;
 	int err;
 
 	e->cu.refs.nr = 0;
 	e->cu.funcs.nr = 0;
 	e->cu.params.nr = 0;
 	e->cu.locs.nr = 0;
+	e->cu.first_var = e->vars.nr;
 	e->cu.index = cu_index;
 	e->cu.depth = 0;
 	e->cu.refs_sorted = true;
@@ -1177,6 +1250,8 @@ int btf_encoder__encode_cu(struct btf_encoder *e, Dwarf_Die *cu_die, uint32_t cu
 	err = btf_encoder__encode_children(e, cu_die);
 	err = err ?: btf_encoder__resolve_cu(e);
 	err = err ?: btf_encoder__save_cu_funcs(e);
+	for (i = e->cu.first_var; !err && i < e->vars.nr; i++)
+		e->vars.data[i].type = btf_encoder__resolve_ref(e, e->vars.data[i].type);
 	if (err)
 		return err;
 	unit = darray_push(&e->units);
@@ -1209,6 +1284,7 @@ void btf_encoder__delete(struct btf_encoder *e)
 		return;
 	btf__free(e->btf);
 	darray_free(&e->units);
+	darray_free(&e->vars);
 	darray_free(&e->cu.refs);
 	darray_free(&e->cu.funcs);
 	darray_free(&e->cu.params);
@@ -1413,6 +1489,111 @@ static int btf_encoders__add_saved_funcs(const struct btf_encoder_conf *conf, st
 	return 0;
 }
 
+/* ---- adding the variables, grouped in a DATASEC per ELF section ---- */
+
+struct var_ref {
+	const struct btf_encoder *encoder;
+	const struct btf_var_state *var;
+	const struct elf_section *sec;
+};
+
+static int var_ref__cmp(const void *a, const void *b)
+{
+	const struct var_ref *x = a, *y = b;
+
+	if (x->sec->index != y->sec->index)
+		return x->sec->index < y->sec->index ? -1 : 1;
+	if (x->var->addr != y->var->addr)
+		return x->var->addr < y->var->addr ? -1 : 1;
+	if (x->var->cu_index != y->var->cu_index)
+		return x->var->cu_index < y->var->cu_index ? -1 : 1;
+	return strcmp(x->var->name, y->var->name);
+}
+
+static bool section_has_vars(const struct btf_encoder_conf *conf, const struct elf_section *sec)
+{
+	if (btf_encoder_conf__has(conf, BTF_FEAT_GLOBAL_VAR))
+		return true;
+	return btf_encoder_conf__has(conf, BTF_FEAT_VAR) && !strcmp(sec->name, ".data..percpu");
+}
+
+/* Adds the VARs of one section, then its DATASEC: @refs[0..n) share the section. */
+static int btf__add_section_vars(struct btf *btf, const struct var_ref *refs, size_t n)
+{
+	const struct elf_section *sec = refs[0].sec;
+	uint32_t first = btf__type_cnt(btf), end = 0;
+	size_t i;
+	int id;
+
+	for (i = 0; i < n; i++) {
+		const struct btf_var_state *v = refs[i].var;
+		int64_t size = btf__resolve_size(btf, btf_encoder__merged_id(refs[i].encoder, v->type));
+
+		if (size < 0)
+			size = 0;
+		if (v->addr - sec->addr + size > end)
+			end = v->addr - sec->addr + size;
+		id = btf__add_var(btf, v->name, v->external ? BTF_VAR_GLOBAL_ALLOCATED : BTF_VAR_STATIC,
+				  btf_encoder__merged_id(refs[i].encoder, v->type));
+		if (id < 0)
+			return id;
+	}
+	id = btf__add_datasec(btf, sec->name, end);
+	if (id < 0)
+		return id;
+	for (i = 0; i < n; i++) {
+		const struct btf_var_state *v = refs[i].var;
+		int64_t size = btf__resolve_size(btf, btf_encoder__merged_id(refs[i].encoder, v->type));
+
+		id = btf__add_datasec_var_info(btf, first + i, v->addr - sec->addr, size < 0 ? 0 : size);
+		if (id < 0)
+			return id;
+	}
+	return 0;
+}
+
+static int btf_encoders__add_vars(struct btf_encoder **encoders, unsigned int nr,
+				  struct btf *btf)
+{
+	const struct btf_encoder_conf *conf = encoders[0]->conf;
+	size_t total = 0, n = 0, i, j;
+	struct var_ref *refs;
+	int err = 0;
+
+	for (i = 0; i < nr; i++)
+		total += encoders[i]->vars.nr;
+	refs = calloc(total ?: 1, sizeof(*refs));
+	if (!refs)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		for (j = 0; j < encoders[i]->vars.nr; j++) {
+			const struct btf_var_state *v = &encoders[i]->vars.data[j];
+			const struct elf_section *sec = elf_symtab__section_at(conf->symtab, v->addr);
+
+			if (!v->type || !sec || !section_has_vars(conf, sec) ||
+			    !elf_symtab__find(conf->symtab, v->addr, v->name, STT_OBJECT))
+				continue;
+			refs[n++] = (struct var_ref){ encoders[i], v, sec };
+		}
+	}
+	qsort(refs, n, sizeof(*refs), var_ref__cmp);
+	/* The same variable seen in several CUs is encoded once. */
+	for (i = j = 0; i < n; i++) {
+		if (j && refs[j - 1].var->addr == refs[i].var->addr &&
+		    !strcmp(refs[j - 1].var->name, refs[i].var->name))
+			continue;
+		refs[j++] = refs[i];
+	}
+	n = j;
+	for (i = 0; i < n && !err; i = j) {
+		for (j = i + 1; j < n && refs[j].sec == refs[i].sec; j++)
+			;
+		err = btf__add_section_vars(btf, &refs[i], j - i);
+	}
+	free(refs);
+	return err;
+}
+
 int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct btf **out)
 {
 	const struct btf_encoder_conf *conf = encoders[0]->conf;
@@ -1439,6 +1620,8 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct b
 	}
 	if (!err && conf->functions)
 		err = btf_encoders__add_saved_funcs(conf, btf);
+	if (!err && conf->symtab)
+		err = btf_encoders__add_vars(encoders, nr, btf);
 	if (!err)
 		err = btf__dedup(btf, NULL);
 	if (whole)

@@ -21,6 +21,8 @@ struct elf_section {
 	const char *name;
 	uint64_t addr;
 	uint64_t size;
+	uint64_t flags;	/* SHF_* */
+	uint32_t index;
 };
 
 /* Reads .symtab of @elf; NULL with errno set on failure (ENOENT: no .symtab). */
@@ -32,6 +34,11 @@ const struct elf_sym *elf_symtab__sym(const struct elf_symtab *symtab, size_t i)
 
 /* The section with index @shndx, or NULL. */
 const struct elf_section *elf_symtab__section(const struct elf_symtab *symtab, uint32_t shndx);
+/* The symbol of type @type called @name at @addr, or NULL. */
+const struct elf_sym *elf_symtab__find(const struct elf_symtab *symtab, uint64_t addr,
+				       const char *name, int type);
+/* The allocated section that holds address @addr, or NULL. */
+const struct elf_section *elf_symtab__section_at(const struct elf_symtab *symtab, uint64_t addr);
 /* The index of the section called @name, or 0. */
 uint32_t elf_symtab__find_section(const struct elf_symtab *symtab, const char *name);
 /* Whether symbol addresses are section offsets (ET_REL) rather than addresses. */
