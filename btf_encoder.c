@@ -696,7 +696,7 @@ static unsigned int hyp(void)
 }
 
 /* Fills what a concrete DIE leaves to its abstract origin or declaration. */
-static void die_attrs__inherit(struct die_attrs *a)
+static void die_attrs__inherit(struct die_attrs *a, bool origin_type)
 {
 	Dwarf_Attribute origin = a->origin_attr;
 	int hops;
@@ -710,7 +710,8 @@ static void die_attrs__inherit(struct die_attrs *a)
 			return;
 		die_attrs__read(&odie, &o);
 		a->name = o.name;
-		if (!a->type)
+		/* A variable takes its declaration's type, as upstream does. */
+		if (!a->type || (origin_type && o.type))
 			a->type = o.type;
 		a->external |= o.external;
 		a->has_origin = o.has_origin;
@@ -813,7 +814,7 @@ static int btf_encoder__collect_params(struct btf_encoder *e, Dwarf_Die *die, st
 		switch (dwarf_tag(&child)) {
 		case DW_TAG_formal_parameter:
 			die_attrs__read(&child, &p);
-			die_attrs__inherit(&p);
+			die_attrs__inherit(&p, false);
 			param = darray_push(&e->cu.params);
 			if (!param)
 				return -ENOMEM;
@@ -844,9 +845,7 @@ static int btf_encoder__collect_func(struct btf_encoder *e, Dwarf_Die *die)
 	die_attrs__read(die, &a);
 	if (a.declaration)
 		return 0;
-	if ((hyp() & 2) && !a.has_low_pc)
-		return 0;
-	die_attrs__inherit(&a);
+	die_attrs__inherit(&a, false);
 	if (!a.name)
 		return 0;
 	entry = elf_functions__find(e->conf->functions, a.name);
@@ -899,7 +898,7 @@ static int encode_variable(struct btf_encoder *e, Dwarf_Die *die)
 	die_attrs__read(die, &a);
 	if (a.declaration || !a.has_location || variable_addr(e, &a.location_attr, &addr))
 		return 0;
-	die_attrs__inherit(&a);
+	die_attrs__inherit(&a, true);
 	if (!a.name)
 		return 0;
 	v = darray_push(&e->vars);
@@ -1399,8 +1398,10 @@ static const char *func_skip_reason(const struct btf_encoder_conf *conf,
 				    const struct elf_functions_entry *entry,
 				    const struct btf_func_state *s)
 {
-	if (!entry->exact && !btf_encoder_conf__has(conf, BTF_FEAT_OPTIMIZED_FUNC))
+	if ((hyp() & 16) && !entry->exact && !btf_encoder_conf__has(conf, BTF_FEAT_OPTIMIZED_FUNC))
 		return "only a compiler clone (name.suffix) is in the symbol table";
+	if ((hyp() & 32) && s->optimized_parms && !btf_encoder_conf__has(conf, BTF_FEAT_OPTIMIZED_FUNC))
+		return "a parameter is optimized out";
 	if (!btf_encoder_conf__has(conf, BTF_FEAT_CONSISTENT_FUNC))
 		return NULL;
 	if (s->inconsistent_proto)
@@ -1492,9 +1493,10 @@ static int btf_encoders__add_saved_funcs(const struct btf_encoder_conf *conf, st
 /* ---- adding the variables, grouped in a DATASEC per ELF section ---- */
 
 struct var_ref {
-	const struct btf_encoder *encoder;
 	const struct btf_var_state *var;
 	const struct elf_section *sec;
+	uint32_t type;		/* in the merged BTF */
+	uint32_t size;
 };
 
 static int var_ref__cmp(const void *a, const void *b)
@@ -1510,8 +1512,23 @@ static int var_ref__cmp(const void *a, const void *b)
 	return strcmp(x->var->name, y->var->name);
 }
 
+/* Compiler- and macro-made objects that are not variables anyone looks up. */
+static bool variable_name_skipped(const char *name)
+{
+	static const char *const prefixes[] = { "__UNIQUE_ID", "__tpstrtab_", "__exitcall_",
+						"__func_stack_frame_non_standard_" };
+	size_t i;
+
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
 static bool section_has_vars(const struct btf_encoder_conf *conf, const struct elf_section *sec)
 {
+	if (sec->type != SHT_PROGBITS && sec->type != SHT_NOBITS)
+		return false;
 	if (btf_encoder_conf__has(conf, BTF_FEAT_GLOBAL_VAR))
 		return true;
 	return btf_encoder_conf__has(conf, BTF_FEAT_VAR) && !strcmp(sec->name, ".data..percpu");
@@ -1527,29 +1544,19 @@ static int btf__add_section_vars(struct btf *btf, const struct var_ref *refs, si
 
 	for (i = 0; i < n; i++) {
 		const struct btf_var_state *v = refs[i].var;
-		int64_t size = btf__resolve_size(btf, btf_encoder__merged_id(refs[i].encoder, v->type));
 
-		if (size < 0)
-			size = 0;
-		if (v->addr - sec->addr + size > end)
-			end = v->addr - sec->addr + size;
+		if (v->addr - sec->addr + refs[i].size > end)
+			end = v->addr - sec->addr + refs[i].size;
 		id = btf__add_var(btf, v->name, v->external ? BTF_VAR_GLOBAL_ALLOCATED : BTF_VAR_STATIC,
-				  btf_encoder__merged_id(refs[i].encoder, v->type));
+				  refs[i].type);
 		if (id < 0)
 			return id;
 	}
 	id = btf__add_datasec(btf, sec->name, end);
-	if (id < 0)
-		return id;
-	for (i = 0; i < n; i++) {
-		const struct btf_var_state *v = refs[i].var;
-		int64_t size = btf__resolve_size(btf, btf_encoder__merged_id(refs[i].encoder, v->type));
-
-		id = btf__add_datasec_var_info(btf, first + i, v->addr - sec->addr, size < 0 ? 0 : size);
-		if (id < 0)
-			return id;
-	}
-	return 0;
+	for (i = 0; i < n && id >= 0; i++)
+		id = btf__add_datasec_var_info(btf, first + i, refs[i].var->addr - sec->addr,
+					       refs[i].size);
+	return id < 0 ? id : 0;
 }
 
 static int btf_encoders__add_vars(struct btf_encoder **encoders, unsigned int nr,
@@ -1569,22 +1576,18 @@ static int btf_encoders__add_vars(struct btf_encoder **encoders, unsigned int nr
 		for (j = 0; j < encoders[i]->vars.nr; j++) {
 			const struct btf_var_state *v = &encoders[i]->vars.data[j];
 			const struct elf_section *sec = elf_symtab__section_at(conf->symtab, v->addr);
+			uint32_t type = btf_encoder__merged_id(encoders[i], v->type);
+			int64_t size = btf__resolve_size(btf, type);
 
-			if (!v->type || !sec || !section_has_vars(conf, sec) ||
+			/* Sizeless ones (extern char x[]) neither. */
+			if (!v->type || size <= 0 || !sec || !section_has_vars(conf, sec) ||
+			    variable_name_skipped(v->name) ||
 			    !elf_symtab__find(conf->symtab, v->addr, v->name, STT_OBJECT))
 				continue;
-			refs[n++] = (struct var_ref){ encoders[i], v, sec };
+			refs[n++] = (struct var_ref){ v, sec, type, size };
 		}
 	}
 	qsort(refs, n, sizeof(*refs), var_ref__cmp);
-	/* The same variable seen in several CUs is encoded once. */
-	for (i = j = 0; i < n; i++) {
-		if (j && refs[j - 1].var->addr == refs[i].var->addr &&
-		    !strcmp(refs[j - 1].var->name, refs[i].var->name))
-			continue;
-		refs[j++] = refs[i];
-	}
-	n = j;
 	for (i = 0; i < n && !err; i = j) {
 		for (j = i + 1; j < n && refs[j].sec == refs[i].sec; j++)
 			;

@@ -36,6 +36,7 @@ static int elf_symtab__read_sections(struct elf_symtab *st, Elf *elf, Elf_Scn **
 		s->addr = shdr.sh_addr;
 		s->size = shdr.sh_size;
 		s->flags = shdr.sh_flags;
+		s->type = shdr.sh_type;
 		s->index = elf_ndxscn(scn);
 		if (shdr.sh_type == SHT_SYMTAB)
 			*symtab_scn = scn;

@@ -22,6 +22,7 @@ struct elf_section {
 	uint64_t addr;
 	uint64_t size;
 	uint64_t flags;	/* SHF_* */
+	uint32_t type;	/* SHT_* */
 	uint32_t index;
 };
 
