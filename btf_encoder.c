@@ -54,6 +54,7 @@ struct btf_unit {
 /* A variable with a static address, as the encoder saw it in a CU. */
 struct btf_var_state {
 	const char *name;
+	uint32_t first_tag, nr_tags;	/* in btf_encoder.var_tags */
 	uint64_t addr;
 	uint32_t type;		/* in the encoder's BTF once its CU is resolved */
 	uint32_t cu_index;
@@ -72,6 +73,7 @@ struct cu_func {
 	struct elf_functions_entry *entry;
 	uint32_t ret_type;
 	uint32_t first_param, nr_params;	/* in btf_encoder.cu.params */
+	uint32_t first_tag, nr_tags;		/* in btf_encoder.cu.tags */
 	bool varargs;
 	bool optimized_parms, unexpected_reg, uncertain_parm_loc;
 };
@@ -81,12 +83,14 @@ struct btf_encoder {
 	struct btf *btf;
 	DARRAY(struct btf_unit) units;
 	DARRAY(struct btf_var_state) vars;
+	DARRAY(struct btf_decl_tag_ref) var_tags;
 	/* Per-CU state, reset by btf_encoder__encode_cu(). */
 	struct {
 		DARRAY(struct die_ref) refs;
 		DARRAY(struct cu_func) funcs;
 		DARRAY(struct btf_func_param) params;
 		DARRAY(struct cu_param_loc) locs;	/* parallel to params */
+		DARRAY(struct btf_decl_tag_ref) tags;
 		uint32_t index;
 		uint32_t first_id;
 		size_t first_var;	/* the CU's first entry in vars */
@@ -486,6 +490,72 @@ static int encode_pointer(struct btf_encoder *e, Dwarf_Die *die)
 	return id;
 }
 
+/* The value of a btf_decl_tag annotation DIE, or NULL for any other DIE. */
+static const char *decl_tag_value(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	const char *name;
+
+	if (dwarf_tag(die) != DW_TAG_LLVM_annotation)
+		return NULL;
+	name = dwarf_diename(die);
+	if (!name || strcmp(name, "btf_decl_tag"))
+		return NULL;
+	return dwarf_formstring(dwarf_attr(die, DW_AT_const_value, &attr));
+}
+
+static int btf_encoder__push_decl_tag(struct btf_encoder *e, const char *value, int component)
+{
+	struct btf_decl_tag_ref *t;
+
+	if (!value || !btf_encoder__has(e, BTF_FEAT_DECL_TAG))
+		return 0;
+	t = darray_push(&e->cu.tags);
+	if (!t)
+		return -ENOMEM;
+	t->value = value;
+	t->component = component;
+	return 0;
+}
+
+/* Records the btf_decl_tag annotations among @die's children for @component. */
+static int btf_encoder__collect_decl_tags(struct btf_encoder *e, Dwarf_Die *die, int component)
+{
+	Dwarf_Die child;
+	int err = 0;
+
+	if (!btf_encoder__has(e, BTF_FEAT_DECL_TAG) || !dwarf_haschildren(die) ||
+	    dwarf_child(die, &child) != 0)
+		return 0;
+	do {
+		err = btf_encoder__push_decl_tag(e, decl_tag_value(&child), component);
+	} while (!err && dwarf_siblingof(&child, &child) == 0);
+	return err;
+}
+
+static int btf__add_decl_tags(struct btf *btf, uint32_t id, const struct btf_decl_tag_ref *tags,
+			      size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		int err = btf__add_decl_tag(btf, tags[i].value, id, tags[i].component);
+
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+/* Adds the tags recorded since @first on type @id, and forgets them. */
+static int btf_encoder__add_cu_decl_tags(struct btf_encoder *e, uint32_t id, size_t first)
+{
+	int err = btf__add_decl_tags(e->btf, id, &e->cu.tags.data[first], e->cu.tags.nr - first);
+
+	e->cu.tags.nr = first;
+	return err;
+}
+
 static int encode_modifier(struct btf_encoder *e, Dwarf_Die *die)
 {
 	struct die_attrs a;
@@ -502,9 +572,15 @@ static int encode_modifier(struct btf_encoder *e, Dwarf_Die *die)
 	case DW_TAG_restrict_type:
 		id = btf__add_restrict(e->btf, a.type);
 		break;
-	default:
+	default: {
+		size_t first_tag = e->cu.tags.nr;
+		int err;
+
 		id = btf__add_typedef(e->btf, a.name, a.type);
-		break;
+		err = btf_encoder__added(e, die, id);
+		err = err ?: btf_encoder__collect_decl_tags(e, die, -1);
+		return err ?: btf_encoder__add_cu_decl_tags(e, id, first_tag);
+	}
 	}
 	return btf_encoder__added(e, die, id);
 }
@@ -537,6 +613,7 @@ static int64_t member_bit_offset(const struct die_attrs *m)
 static int encode_struct(struct btf_encoder *e, Dwarf_Die *die)
 {
 	bool is_union = dwarf_tag(die) == DW_TAG_union_type;
+	size_t first_tag = e->cu.tags.nr;
 	bool nested = false;
 	struct die_attrs a;
 	Dwarf_Die child;
@@ -556,17 +633,22 @@ static int encode_struct(struct btf_encoder *e, Dwarf_Die *die)
 		struct die_attrs m;
 
 		if (dwarf_tag(&child) != DW_TAG_member) {
-			nested = true;
+			const char *value = decl_tag_value(&child);
+
+			if (value)
+				err = btf_encoder__push_decl_tag(e, value, -1);
+			else
+				nested = true;
 			continue;
 		}
 		die_attrs__read(&child, &m);
 		err = btf__add_field(e->btf, m.name, m.type, member_bit_offset(&m),
 				     m.has_bit_size ? m.bit_size : 0);
-		if (err)
-			return err;
-	} while (dwarf_siblingof(&child, &child) == 0);
-	/* Types declared inside the struct come after its members. */
-	return nested ? btf_encoder__encode_children(e, die) : 0;
+		err = err ?: btf_encoder__collect_decl_tags(e, &child, btf_vlen(btf__type_by_id(e->btf, id)) - 1);
+	} while (!err && dwarf_siblingof(&child, &child) == 0);
+	/* Decl tags, and types declared inside the struct, come after its members. */
+	err = err ?: btf_encoder__add_cu_decl_tags(e, id, first_tag);
+	return err || !nested ? err : btf_encoder__encode_children(e, die);
 }
 
 static bool enum_is_signed(struct die_attrs *a)
@@ -682,19 +764,6 @@ static int encode_subroutine_type(struct btf_encoder *e, Dwarf_Die *die)
 
 /* ---- functions: collecting prototypes and where their arguments are ---- */
 
-/* Debug switches for matching upstream's rules; see PAHOLE_HYP. */
-static unsigned int hyp(void)
-{
-	static int v = -1;
-
-	if (v < 0) {
-		const char *s = getenv("PAHOLE_HYP");
-
-		v = s ? (int)strtoul(s, NULL, 0) : 0;
-	}
-	return v;
-}
-
 /* Fills what a concrete DIE leaves to its abstract origin or declaration. */
 static void die_attrs__inherit(struct die_attrs *a, bool origin_type)
 {
@@ -802,8 +871,10 @@ static void btf_encoder__check_params(struct btf_encoder *e, struct cu_func *f)
 static int btf_encoder__collect_params(struct btf_encoder *e, Dwarf_Die *die, struct cu_func *f)
 {
 	Dwarf_Die child;
+	int err = 0;
 
 	f->first_param = e->cu.params.nr;
+	f->first_tag = e->cu.tags.nr;
 	if (dwarf_child(die, &child) != 0)
 		return 0;
 	do {
@@ -826,14 +897,19 @@ static int btf_encoder__collect_params(struct btf_encoder *e, Dwarf_Die *die, st
 			loc->attr = p.location_attr;
 			loc->has_location = p.has_location;
 			loc->has_const_value = p.has_const_value;
+			err = btf_encoder__collect_decl_tags(e, &child, e->cu.params.nr - 1 - f->first_param);
 			break;
 		case DW_TAG_unspecified_parameters:
 			f->varargs = true;
 			break;
+		default:
+			err = btf_encoder__push_decl_tag(e, decl_tag_value(&child), -1);
+			break;
 		}
-	} while (dwarf_siblingof(&child, &child) == 0);
+	} while (!err && dwarf_siblingof(&child, &child) == 0);
 	f->nr_params = e->cu.params.nr - f->first_param;
-	return 0;
+	f->nr_tags = e->cu.tags.nr - f->first_tag;
+	return err;
 }
 
 static int btf_encoder__collect_func(struct btf_encoder *e, Dwarf_Die *die)
@@ -887,6 +963,26 @@ static int variable_addr(struct btf_encoder *e, Dwarf_Attribute *attr, uint64_t 
 	return err;
 }
 
+static int btf_encoder__save_var_tags(struct btf_encoder *e, Dwarf_Die *die,
+				      struct btf_var_state *v)
+{
+	size_t first = e->cu.tags.nr, i;
+	int err = btf_encoder__collect_decl_tags(e, die, -1);
+
+	v->first_tag = e->var_tags.nr;
+	v->nr_tags = e->cu.tags.nr - first;
+	for (i = first; !err && i < e->cu.tags.nr; i++) {
+		struct btf_decl_tag_ref *t = darray_push(&e->var_tags);
+
+		if (!t)
+			err = -ENOMEM;
+		else
+			*t = e->cu.tags.data[i];
+	}
+	e->cu.tags.nr = first;
+	return err;
+}
+
 static int encode_variable(struct btf_encoder *e, Dwarf_Die *die)
 {
 	struct btf_var_state *v;
@@ -909,7 +1005,7 @@ static int encode_variable(struct btf_encoder *e, Dwarf_Die *die)
 	v->addr = addr;
 	v->cu_index = e->cu.index;
 	v->external = a.external;
-	return 0;
+	return btf_encoder__save_var_tags(e, die, v);
 }
 
 static int encode_subprogram(struct btf_encoder *e, Dwarf_Die *die)
@@ -1178,22 +1274,21 @@ static int btf_encoder__save_func(struct btf_encoder *e, struct elf_function *no
 	struct btf_func_state *state = &node->state;
 
 	if (state->initialized) {
-		if (!func_states_match(e->btf, state, e->btf, &cur)) {
+		if (!func_states_match(e->btf, state, e->btf, &cur))
 			state->inconsistent_proto = true;
-			if (hyp() & 8) {
-				uint32_t k;
-
-				fprintf(stderr, "MISMATCH %s cu %u/%u nr %u/%u:", f->entry->name, state->cu_index, cur.cu_index, state->nr_params, cur.nr_params);
-				for (k = 0; k < state->nr_params && k < cur.nr_params; k++)
-					fprintf(stderr, " [%u %u %u/%u]", k, btf_kind(btf__type_by_id(e->btf, state->params[k].type)), state->params[k].type, cur.params[k].type);
-				fprintf(stderr, "\n");
-			}
-		}
 		func_state__or_flags(state, &cur);
 		return 0;
 	}
 	*state = cur;
 	state->params = NULL;
+	state->tags = NULL;
+	if (f->nr_tags) {
+		state->tags = malloc(f->nr_tags * sizeof(*state->tags));
+		if (!state->tags)
+			return -ENOMEM;
+		memcpy(state->tags, &e->cu.tags.data[f->first_tag], f->nr_tags * sizeof(*state->tags));
+		state->nr_tags = f->nr_tags;
+	}
 	if (cur.nr_params) {
 		state->params = malloc(cur.nr_params * sizeof(*state->params));
 		if (!state->params)
@@ -1240,6 +1335,7 @@ int btf_encoder__encode_cu(struct btf_encoder *e, Dwarf_Die *cu_die, uint32_t cu
 	e->cu.funcs.nr = 0;
 	e->cu.params.nr = 0;
 	e->cu.locs.nr = 0;
+	e->cu.tags.nr = 0;
 	e->cu.first_var = e->vars.nr;
 	e->cu.index = cu_index;
 	e->cu.depth = 0;
@@ -1284,10 +1380,12 @@ void btf_encoder__delete(struct btf_encoder *e)
 	btf__free(e->btf);
 	darray_free(&e->units);
 	darray_free(&e->vars);
+	darray_free(&e->var_tags);
 	darray_free(&e->cu.refs);
 	darray_free(&e->cu.funcs);
 	darray_free(&e->cu.params);
 	darray_free(&e->cu.locs);
+	darray_free(&e->cu.tags);
 	free(e);
 }
 
@@ -1398,10 +1496,6 @@ static const char *func_skip_reason(const struct btf_encoder_conf *conf,
 				    const struct elf_functions_entry *entry,
 				    const struct btf_func_state *s)
 {
-	if ((hyp() & 16) && !entry->exact && !btf_encoder_conf__has(conf, BTF_FEAT_OPTIMIZED_FUNC))
-		return "only a compiler clone (name.suffix) is in the symbol table";
-	if ((hyp() & 32) && s->optimized_parms && !btf_encoder_conf__has(conf, BTF_FEAT_OPTIMIZED_FUNC))
-		return "a parameter is optimized out";
 	if (!btf_encoder_conf__has(conf, BTF_FEAT_CONSISTENT_FUNC))
 		return NULL;
 	if (s->inconsistent_proto)
@@ -1412,8 +1506,6 @@ static const char *func_skip_reason(const struct btf_encoder_conf *conf,
 		return "a parameter's location is uncertain";
 	if (entry->ambiguous_addr)
 		return "its name belongs to several addresses";
-	if ((hyp() & 4) && s->optimized_parms)
-		return "a parameter is optimized out";
 	return NULL;
 }
 
@@ -1460,7 +1552,9 @@ static int btf__add_func_state(struct btf *btf, const char *name, const struct b
 			return err;
 	}
 	err = btf__add_func(btf, name, BTF_FUNC_STATIC, proto);
-	return err < 0 ? err : 0;
+	if (err < 0)
+		return err;
+	return btf__add_decl_tags(btf, err, s->tags, s->nr_tags);
 }
 
 static int btf_encoders__add_saved_funcs(const struct btf_encoder_conf *conf, struct btf *btf)
@@ -1493,6 +1587,7 @@ static int btf_encoders__add_saved_funcs(const struct btf_encoder_conf *conf, st
 /* ---- adding the variables, grouped in a DATASEC per ELF section ---- */
 
 struct var_ref {
+	const struct btf_encoder *encoder;
 	const struct btf_var_state *var;
 	const struct elf_section *sec;
 	uint32_t type;		/* in the merged BTF */
@@ -1556,6 +1651,12 @@ static int btf__add_section_vars(struct btf *btf, const struct var_ref *refs, si
 	for (i = 0; i < n && id >= 0; i++)
 		id = btf__add_datasec_var_info(btf, first + i, refs[i].var->addr - sec->addr,
 					       refs[i].size);
+	for (i = 0; i < n && id >= 0; i++) {
+		const struct btf_var_state *v = refs[i].var;
+
+		id = btf__add_decl_tags(btf, first + i, &refs[i].encoder->var_tags.data[v->first_tag],
+					v->nr_tags);
+	}
 	return id < 0 ? id : 0;
 }
 
@@ -1584,7 +1685,7 @@ static int btf_encoders__add_vars(struct btf_encoder **encoders, unsigned int nr
 			    variable_name_skipped(v->name) ||
 			    !elf_symtab__find(conf->symtab, v->addr, v->name, STT_OBJECT))
 				continue;
-			refs[n++] = (struct var_ref){ v, sec, type, size };
+			refs[n++] = (struct var_ref){ encoders[i], v, sec, type, size };
 		}
 	}
 	qsort(refs, n, sizeof(*refs), var_ref__cmp);
@@ -1608,7 +1709,7 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct b
 
 	for (i = 0; i < nr; i++)
 		nr_units += encoders[i]->units.nr;
-	for (i = 0; i < nr && !whole; i++)
+	for (i = 0; i < nr && !whole && !conf->base_btf; i++)
 		if (btf_encoder__is_whole(encoders[i], nr_units))
 			whole = encoders[i];
 	if (whole) {
@@ -1618,7 +1719,7 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct b
 		btf = whole->btf;
 		err = 0;
 	} else {
-		btf = btf__new_empty();
+		btf = conf->base_btf ? btf__new_empty_split(conf->base_btf) : btf__new_empty();
 		err = btf ? btf_encoders__append_units(encoders, nr, nr_units, btf) : -ENOMEM;
 	}
 	if (!err && conf->functions)

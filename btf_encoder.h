@@ -56,6 +56,8 @@ struct btf_encoder_conf {
 	unsigned int jobs;
 	/* DW_LANG_* values whose CUs are skipped; zero-terminated. */
 	const int *lang_exclude;
+	/* With --btf_base: the BTF that the output is split BTF on top of. */
+	struct btf *base_btf;
 	/* The function symbols, shared by all encoders (see elf_functions.h). */
 	struct elf_functions *functions;
 	const struct elf_symtab *symtab;

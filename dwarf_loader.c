@@ -30,6 +30,7 @@ struct dwarf_loader {
 	Elf *elf;
 	Dwarf *dwarf;	/* owned by dwfl when the file is relocatable */
 	Dwfl *dwfl;
+	Dwfl_Module *module;
 };
 
 /* Separate debug files are never looked for: the input carries its DWARF. */
@@ -64,6 +65,7 @@ static int dwarf_loader__open_relocated(struct dwarf_loader *l, const char *path
 	mod = dwfl_report_offline(l->dwfl, path, path, fd);
 	if (!mod || dwfl_report_end(l->dwfl, NULL, NULL) != 0)
 		return -ENOEXEC;
+	l->module = mod;
 	l->dwarf = dwfl_module_getdwarf(mod, &bias);
 	return l->dwarf ? 0 : -ENODATA;
 }
@@ -181,6 +183,11 @@ void dwarf_loader__close(struct dwarf_loader *l)
 
 Elf *dwarf_loader__elf(const struct dwarf_loader *l)
 {
+	Dwarf_Addr bias;
+
+	/* libdwfl's copy has the section addresses it relocated the DWARF to. */
+	if (l->dwfl && l->module)
+		return dwfl_module_getelf(l->module, &bias) ?: l->elf;
 	return l->elf;
 }
 

@@ -25,10 +25,18 @@ struct btf_func_param {
 	uint32_t type;
 };
 
+/* A btf_decl_tag annotation: on the whole (component -1) or on one member/parameter. */
+struct btf_decl_tag_ref {
+	const char *value;
+	int component;
+};
+
 /* What one encoder knows of a function, merged over the CUs it encoded. */
 struct btf_func_state {
 	struct btf_func_param *params;
 	uint32_t nr_params;
+	struct btf_decl_tag_ref *tags;
+	uint32_t nr_tags;
 	uint32_t ret_type;
 	uint32_t cu_index;	/* the first CU that defined the function */
 	bool initialized;

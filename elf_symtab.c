@@ -71,6 +71,12 @@ static int elf_symtab__read_syms(struct elf_symtab *st, Elf *elf, Elf_Scn *scn)
 		s->shndx = sym.st_shndx == SHN_XINDEX ? xndx : sym.st_shndx;
 		s->type = GELF_ST_TYPE(sym.st_info);
 		s->bind = GELF_ST_BIND(sym.st_info);
+		/*
+		 * In a relocatable file values are offsets in their section:
+		 * make them addresses in the layout the DWARF was relocated to.
+		 */
+		if (st->relocatable && s->shndx && s->shndx < st->nr_sections)
+			s->addr += st->sections[s->shndx].addr;
 		st->nr_syms++;
 	}
 	return 0;

@@ -488,23 +488,32 @@ int main(int argc, char *argv[])
 			err = -ENOMEM;
 	}
 	conf__set_param_regs(&conf, dwarf_loader__elf(loader));
+	if (!err && args.btf_base) {
+		conf.base_btf = btf__parse(args.btf_base, NULL);
+		if (!conf.base_btf) {
+			fprintf(stderr, "pahole: %s: cannot read base BTF: %s\n", args.btf_base,
+				strerror(errno));
+			err = -errno;
+		}
+	}
 	conf.libdw_lock = &libdw_lock;
-	err = err ?: encode(loader, &conf, &btf);
+	if (!err) {
+		err = encode(loader, &conf, &btf);
+		if (err)
+			fprintf(stderr, "pahole: %s: encoding BTF failed: %s\n", args.input,
+				strerror(-err));
+	}
 	elf_functions__delete(conf.functions);
 	elf_symtab__delete(symtab);
 	dwarf_loader__close(loader);
-	if (err) {
-		fprintf(stderr, "pahole: %s: encoding BTF failed: %s\n", args.input,
-			strerror(-err));
-		return EXIT_FAILURE;
+	if (!err) {
+		raw = btf__raw_data(btf, &raw_size);
+		err = raw ? write_file_atomic(args.detached, raw, raw_size) : -ENOMEM;
+		if (err)
+			fprintf(stderr, "pahole: %s: cannot write BTF: %s\n", args.detached,
+				strerror(-err));
 	}
-	raw = btf__raw_data(btf, &raw_size);
-	err = raw ? write_file_atomic(args.detached, raw, raw_size) : -ENOMEM;
 	btf__free(btf);
-	if (err) {
-		fprintf(stderr, "pahole: %s: cannot write BTF: %s\n", args.detached,
-			strerror(-err));
-		return EXIT_FAILURE;
-	}
-	return EXIT_SUCCESS;
+	btf__free(conf.base_btf);
+	return err ? EXIT_FAILURE : EXIT_SUCCESS;
 }
