@@ -479,10 +479,11 @@ static int encode_pointer(struct btf_encoder *e, Dwarf_Die *die)
 				tags[nr_tags++] = value;
 		} while (dwarf_siblingof(&child, &child) == 0);
 	}
+	/* PTR -> last tag -> ... -> first tag -> pointee, as clang's own BTF has it. */
 	id = btf__type_cnt(e->btf);
 	id = btf_encoder__added(e, die, btf__add_ptr(e->btf, nr_tags ? id + 1 : (int)a.type));
-	for (i = 0; !id && i < nr_tags; i++) {
-		uint32_t next = i + 1 < nr_tags ? btf__type_cnt(e->btf) + 1 : a.type;
+	for (i = nr_tags - 1; !id && i >= 0; i--) {
+		uint32_t next = i ? btf__type_cnt(e->btf) + 1 : a.type;
 
 		id = btf__add_type_tag(e->btf, tags[i], next);
 		id = id < 0 ? id : 0;
@@ -669,6 +670,17 @@ static bool enum_is_signed(struct die_attrs *a)
 	return enc == DW_ATE_signed || enc == DW_ATE_signed_char;
 }
 
+/*
+ * Kernels without ENUM64 know no signed enums either: there upstream keeps
+ * the low 32 bits of each value, unsigned.
+ */
+static int64_t enum_value32(const struct btf_encoder *e, bool is_signed, int64_t val)
+{
+	if (is_signed && btf_encoder__has(e, BTF_FEAT_ENUM64))
+		return (int32_t)val;
+	return (uint32_t)val;
+}
+
 static int encode_enum(struct btf_encoder *e, Dwarf_Die *die)
 {
 	struct die_attrs a;
@@ -701,11 +713,10 @@ static int encode_enum(struct btf_encoder *e, Dwarf_Die *die)
 		if (is64)
 			err = btf__add_enum64_value(e->btf, v.name, val);
 		else
-			err = btf__add_enum_value(e->btf, v.name,
-						  is_signed ? (int64_t)(int32_t)val : (uint32_t)val);
+			err = btf__add_enum_value(e->btf, v.name, enum_value32(e, is_signed, val));
 	} while (!err && dwarf_siblingof(&child, &child) == 0);
 out:
-	if (!err && !is64 && is_signed) {
+	if (!err && !is64 && is_signed && btf_encoder__has(e, BTF_FEAT_ENUM64)) {
 		struct btf_type *t = (struct btf_type *)btf__type_by_id(e->btf, id);
 
 		t->info |= 1u << 31;	/* kind_flag: signed values */

@@ -90,7 +90,29 @@ static bool elf_has_debug_info(Elf *elf)
 	return false;
 }
 
-static int dwarf_loader__open_elf(struct dwarf_loader *l, const char *path, const char **cause)
+/* Whether the section header table, and every section's contents, lie in the file. */
+static bool elf_headers_fit(Elf *elf, const GElf_Ehdr *ehdr, uint64_t file_size)
+{
+	Elf_Scn *scn = NULL;
+	size_t nr;
+
+	if (elf_getshdrnum(elf, &nr) != 0 || !nr || !ehdr->e_shoff || !ehdr->e_shentsize ||
+	    ehdr->e_shoff > file_size || (file_size - ehdr->e_shoff) / ehdr->e_shentsize < nr)
+		return false;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr shdr;
+
+		if (!gelf_getshdr(scn, &shdr))
+			return false;
+		if (shdr.sh_type != SHT_NOBITS &&
+		    (shdr.sh_offset > file_size || shdr.sh_size > file_size - shdr.sh_offset))
+			return false;
+	}
+	return true;
+}
+
+static int dwarf_loader__open_elf(struct dwarf_loader *l, const char *path, uint64_t file_size,
+				  const char **cause)
 {
 	GElf_Ehdr ehdr;
 	size_t shstrndx;
@@ -100,7 +122,8 @@ static int dwarf_loader__open_elf(struct dwarf_loader *l, const char *path, cons
 		*cause = "not an ELF file";
 		return -ENOEXEC;
 	}
-	if (!gelf_getehdr(l->elf, &ehdr) || elf_getshdrstrndx(l->elf, &shstrndx) != 0) {
+	if (!gelf_getehdr(l->elf, &ehdr) || elf_getshdrstrndx(l->elf, &shstrndx) != 0 ||
+	    !elf_headers_fit(l->elf, &ehdr, file_size)) {
 		*cause = "truncated or corrupt ELF file";
 		return -ENOEXEC;
 	}
@@ -156,7 +179,7 @@ int dwarf_loader__open(const char *path, struct dwarf_loader **out, const char *
 		*cause = st.st_size == 0 ? "empty file" : "not a regular file";
 		goto fail;
 	}
-	err = dwarf_loader__open_elf(l, path, cause);
+	err = dwarf_loader__open_elf(l, path, st.st_size, cause);
 	if (err)
 		goto fail;
 	*out = l;

@@ -1,0 +1,104 @@
+# Top-level entry points; the build itself is CMake's (CMakeLists.txt).
+#
+#   make deps    install the Debian 12 packages the build and tests need (as root)
+#   make build   configure and compile into build/ (warnings are errors)
+#   make run     encode the kernel corpus (or a small sample) and summarise the BTF
+#   make check   build, then run the tests with ctest
+#   make clean   remove the build trees
+#   make format  clang-format the C sources in place
+
+SHELL := /bin/bash
+BUILD_DIR ?= build
+CMAKE_FLAGS ?= -DWERROR=ON
+JOBS ?= $(shell nproc)
+SHARED ?= ../shared
+ifeq ($(origin CC),default)
+CC := gcc
+endif
+
+PAHOLE := $(BUILD_DIR)/pahole
+CORPUS_TOOL := $(SHARED)/tools/corpus
+BTFCANON := python3 $(SHARED)/tools/btfcanon
+CORPUS := $(BUILD_DIR)/corpus
+VMLINUX := $(CORPUS)/vmlinux-6.1.0-57-cloud-amd64
+TIME := /usr/bin/time -f 'wall time: %e s, peak RSS: %M KiB'
+
+# Debian 12 packages: toolchain, libraries, and what the tests and `make run` use.
+DEB_PKGS := cmake gcc clang pkg-config make libdw-dev libelf-dev libbpf-dev zlib1g-dev \
+	bpftool python3 xz-utils binutils time
+
+.PHONY: all deps build run run-corpus run-sample check check-asan check-tsan clean format
+
+all: build
+
+deps:
+	@missing=$$(for p in $(DEB_PKGS); do \
+		dpkg-query -W -f='$${db:Status-Abbrev}' "$$p" 2>/dev/null | grep -q '^ii' || echo "$$p"; \
+	done | xargs); \
+	if [ -z "$$missing" ]; then \
+		echo "deps: all needed Debian packages are installed"; \
+	elif [ "$$(id -u)" -eq 0 ]; then \
+		echo "deps: installing $$missing"; \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; \
+	else \
+		echo "deps: missing Debian packages: $$missing" >&2; \
+		echo "deps: install them as root: apt-get update && apt-get install -y $$missing" >&2; \
+		exit 1; \
+	fi
+
+build: deps
+	cmake -B $(BUILD_DIR) -S . $(CMAKE_FLAGS)
+	cmake --build $(BUILD_DIR) -j$(JOBS)
+
+# The real kernel when ../shared is there, else a small sample object.
+run: build
+	@if [ -e $(CORPUS_TOOL) ]; then \
+		$(MAKE) --no-print-directory run-corpus; \
+	else \
+		echo "run: $(CORPUS_TOOL) not found; encoding tests/fixtures/sample.c instead"; \
+		$(MAKE) --no-print-directory run-sample; \
+	fi
+
+run-corpus:
+	flock $(BUILD_DIR)/.corpus.lock bash $(CORPUS_TOOL) $(CORPUS)
+	$(TIME) $(PAHOLE) -J -j --btf_features=default \
+		--btf_encode_detached=$(BUILD_DIR)/vmlinux.btf $(VMLINUX)
+	@echo "== $(BUILD_DIR)/vmlinux.btf:"
+	@$(BTFCANON) summary $(BUILD_DIR)/vmlinux.btf
+	@echo "== against pahole v1.31 (A = reference, B = ours):"
+	@$(BTFCANON) diff $(CORPUS)/reference/vmlinux.default.btf $(BUILD_DIR)/vmlinux.btf --max 3 || \
+		echo "(the encoding differs from pahole v1.31's)"
+
+run-sample:
+	@mkdir -p $(BUILD_DIR)
+	$(CC) -g -O2 -c tests/fixtures/sample.c -o $(BUILD_DIR)/sample.o
+	$(TIME) $(PAHOLE) -J -j --btf_features=default \
+		--btf_encode_detached=$(BUILD_DIR)/sample.btf $(BUILD_DIR)/sample.o
+	@echo "== types per kind in $(BUILD_DIR)/sample.btf:"
+	@set -o pipefail; bpftool btf dump file $(BUILD_DIR)/sample.btf | \
+		awk '/^\[/ { print $$2 }' | sort | uniq -c
+
+# Sanitizer builds go to build-asan/ and build-tsan/ and run the same tests.
+# `make check` (and so CI) runs those listed in CHECK_SANITIZERS after the
+# plain tests: e.g. CHECK_SANITIZERS := asan tsan.
+CHECK_SANITIZERS ?=
+SAN_FLAGS_asan := -DSANITIZE_ADDRESS=ON
+SAN_FLAGS_tsan := -DSANITIZE_THREAD=ON
+
+check: build
+	ctest --test-dir $(BUILD_DIR) --output-on-failure -j2
+	@for s in $(CHECK_SANITIZERS); do $(MAKE) --no-print-directory check-$$s || exit; done
+
+check-asan check-tsan: check-%: deps
+	cmake -B build-$* -S . $(CMAKE_FLAGS) $(SAN_FLAGS_$*)
+	cmake --build build-$* -j$(JOBS)
+	ctest --test-dir build-$* --output-on-failure -j2
+
+clean:
+	rm -rf $(BUILD_DIR) build-asan build-tsan
+
+FORMAT_SRCS = $(wildcard *.c *.h lib/*.c lib/*.h tests/*.c)
+
+format:
+	@command -v clang-format >/dev/null || { echo "format: apt-get install clang-format" >&2; exit 1; }
+	$(if $(FORMAT_SRCS),clang-format -i $(FORMAT_SRCS),@echo "format: no sources")

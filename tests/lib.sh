@@ -1,0 +1,385 @@
+# shellcheck shell=bash
+# tests/lib.sh: shared helpers for tests/test_*.sh.  Source it, do not run it:
+#
+#	. "$(dirname "$0")/lib.sh"
+#
+# ctest sets PAHOLE (our binary), SRCDIR (repo root), BUILDDIR and BTF_LOAD.
+# When a script is run by hand the defaults below find them in ./build.
+# A test exits 0 on pass, 77 on skip (after printing why), anything else on
+# failure.
+
+set -u
+
+SRCDIR=${SRCDIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+BUILDDIR=${BUILDDIR:-$SRCDIR/build}
+PAHOLE=${PAHOLE:-$BUILDDIR/pahole}
+BTF_LOAD=${BTF_LOAD:-$BUILDDIR/tests/btf_load}
+SHARED=${SHARED:-$SRCDIR/../shared}
+BTFCANON=$SHARED/tools/btfcanon
+TEST_NAME=$(basename "$0" .sh)
+
+# skip WHY: end the test as skipped.
+skip()
+{
+	echo "$TEST_NAME: $*: skipped"
+	exit 77
+}
+
+# die WHY: end the test as failed at once (for broken preconditions).
+die()
+{
+	echo "$TEST_NAME: FAIL: $*" >&2
+	exit 1
+}
+
+# Checks are counted; finish() reports and sets the exit status.
+N_OK=0
+N_FAIL=0
+
+ok()
+{
+	N_OK=$((N_OK + 1))
+	echo "ok: $*"
+}
+
+not_ok()
+{
+	N_FAIL=$((N_FAIL + 1))
+	echo "FAIL: $*"
+}
+
+# check DESC COMMAND...: run COMMAND, count it as ok when it succeeds.
+check()
+{
+	local desc=$1
+	shift
+	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
+}
+
+finish()
+{
+	echo "$TEST_NAME: $N_OK checks ok, $N_FAIL failed"
+	[ "$N_FAIL" -eq 0 ]
+	exit
+}
+
+# A private scratch directory, $TMP, removed on exit.
+make_tmp()
+{
+	TMP=$(mktemp -d "${TMPDIR:-/tmp}/$TEST_NAME.XXXXXX")
+	# shellcheck disable=SC2064
+	trap "rm -rf '$TMP'" EXIT
+}
+
+need_pahole()
+{
+	[ -x "$PAHOLE" ] || die "PAHOLE=$PAHOLE is not an executable file"
+}
+
+# corpus_dir: unpack ../shared's corpus into $BUILDDIR/corpus (once, under a
+# lock so that tests running in parallel do not race) and print its path.
+# Skips the test when ../shared is not there.
+corpus_dir()
+{
+	[ -e "$SHARED/tools/corpus" ] || skip "corpus not available (../shared missing)"
+	mkdir -p "$BUILDDIR"
+	flock "$BUILDDIR/.corpus.lock" bash "$SHARED/tools/corpus" "$BUILDDIR/corpus" ||
+		die "could not unpack the corpus into $BUILDDIR/corpus"
+}
+
+btfcanon()
+{
+	python3 "$BTFCANON" "$@"
+}
+
+# sha256 FILE: print FILE's sha256 (or "absent").
+sha256()
+{
+	if [ -f "$1" ]; then sha256sum < "$1" | cut -d' ' -f1; else echo absent; fi
+}
+
+# --- BTF canonical form ------------------------------------------------------
+#
+# btfcanon (../shared/tools/btfcanon) prints one line per type, "KIND<TAB>
+# definition", where named structs/unions/enums/typedefs/fwds are referred to
+# by kind and name and every other type is spelled out inline.  The helpers
+# below give the same lines without ../shared, from `bpftool btf dump` (so
+# they also check that libbpf can parse the file).  One difference: bpftool
+# does not print a struct's kind_flag, so a struct counts as kind_flag when
+# one of its members has a bitfield_size (libbpf sets it exactly then).
+
+# btf_canon_bpftool FILE: btfcanon-style sorted canonical lines, from bpftool.
+btf_canon_bpftool()
+{
+	local dump
+	dump=$(bpftool btf dump file "$1" format raw) || return 1
+	printf '%s\n' "$dump" | btf_canon_awk | LC_ALL=C sort
+}
+
+# btf_canon_awk: stdin `bpftool btf dump ... format raw`, stdout unsorted
+# canonical lines.
+btf_canon_awk()
+{
+	awk '
+	function unq(s) { return s == "(anon)" ? "" : s }
+	# attr(s, key): the value of key=value in s, or "".
+	function attr(s, key,   n, i, parts, kv) {
+		n = split(s, parts, " ")
+		for (i = 1; i <= n; i++) {
+			kv = parts[i]
+			sub(/,$/, "", kv)
+			if (index(kv, key "=") == 1)
+				return substr(kv, length(key) + 2)
+		}
+		return ""
+	}
+	# quoted(s): the text between the first pair of single quotes.
+	function quoted(s,   a, b) {
+		a = index(s, "\047")
+		b = index(substr(s, a + 1), "\047")
+		return substr(s, a + 1, b - 1)
+	}
+	function after_quoted(s,   a, b) {
+		a = index(s, "\047")
+		b = index(substr(s, a + 1), "\047")
+		return substr(s, a + b + 1)
+	}
+	/^\[[0-9]+\] / {
+		id = substr($1, 2, length($1) - 2) + 0
+		cur = id
+		if (id > maxid)
+			maxid = id
+		K[id] = $2
+		N[id] = unq(quoted($0))
+		rest = after_quoted($0)
+		T[id] = attr(rest, "type_id")
+		SZ[id] = attr(rest, "size")
+		V[id] = 0
+		KF[id] = 0
+		if ($2 == "INT") {
+			e = attr(rest, "encoding")
+			enc = e == "(none)" ? 0 : e == "SIGNED" ? 1 : e == "CHAR" ? 2 : e == "BOOL" ? 4 : "?"
+			X[id] = "size=" SZ[id] " enc=" enc " off=" attr(rest, "bits_offset") " bits=" attr(rest, "nr_bits")
+		} else if ($2 == "ARRAY") {
+			X[id] = attr(rest, "index_type_id")
+			NE[id] = attr(rest, "nr_elems")
+		} else if ($2 == "ENUM" || $2 == "ENUM64") {
+			KF[id] = attr(rest, "encoding") == "SIGNED"
+		} else if ($2 == "FWD") {
+			KF[id] = attr(rest, "fwd_kind") == "union"
+		} else if ($2 == "FUNC_PROTO") {
+			T[id] = attr(rest, "ret_type_id")
+		} else if ($2 == "FUNC" || $2 == "VAR") {
+			l = attr(rest, "linkage")
+			X[id] = l == "static" ? 0 : l == "global" ? 1 : l == "extern" ? 2 : l
+		} else if ($2 == "DECL_TAG") {
+			X[id] = attr(rest, "component_idx")
+		}
+		next
+	}
+	/^\t/ {
+		i = ++V[cur]
+		k = K[cur]
+		if (k == "STRUCT" || k == "UNION") {
+			MN[cur, i] = unq(quoted($0))
+			rest = after_quoted($0)
+			MT[cur, i] = attr(rest, "type_id")
+			MO[cur, i] = attr(rest, "bits_offset")
+			MB[cur, i] = attr(rest, "bitfield_size")
+			if (MB[cur, i] == "")
+				MB[cur, i] = 0
+			else
+				KF[cur] = 1
+		} else if (k == "ENUM" || k == "ENUM64") {
+			MN[cur, i] = unq(quoted($0))
+			v = attr(after_quoted($0), "val")
+			sub(/U?LL$/, "", v)
+			MO[cur, i] = v
+		} else if (k == "FUNC_PROTO") {
+			MN[cur, i] = unq(quoted($0))
+			MT[cur, i] = attr(after_quoted($0), "type_id")
+		} else if (k == "DATASEC") {
+			MT[cur, i] = attr($0, "type_id")
+			MO[cur, i] = attr($0, "offset")
+			MB[cur, i] = attr($0, "size")
+		}
+		next
+	}
+	function ref(t,   r) {
+		if (t in REF)
+			return REF[t]
+		REF[t] = "<cycle " t ">"
+		r = spell_ref(t)
+		REF[t] = r
+		return r
+	}
+	function spell_ref(t,   k) {
+		if (t == 0)
+			return "void"
+		if (!(t in K))
+			return "<bad id " t ">"
+		k = K[t]
+		if ((k == "STRUCT" || k == "UNION" || k == "ENUM" || k == "ENUM64") && N[t] != "")
+			return tolower(k) " " N[t]
+		if (k == "TYPEDEF")
+			return "typedef " N[t]
+		if (k == "FWD")
+			return "fwd " (KF[t] ? "union" : "struct") " " N[t]
+		if (k == "FUNC")
+			return "func " N[t]
+		if (k == "VAR")
+			return "var " N[t]
+		if (k == "DATASEC")
+			return "datasec " N[t]
+		return define(t)
+	}
+	function define(t,   k, s, i, j, n, o, tmp) {
+		if (t == 0)
+			return "void"
+		k = K[t]
+		if (k == "INT")
+			return "int " N[t] " " X[t]
+		if (k == "FLOAT")
+			return "float " N[t] " size=" SZ[t]
+		if (k == "PTR" || k == "VOLATILE" || k == "CONST" || k == "RESTRICT")
+			return tolower(k) "(" ref(T[t]) ")"
+		if (k == "TYPE_TAG")
+			return "type_tag " N[t] "(" ref(T[t]) ")"
+		if (k == "ARRAY")
+			return "array[" NE[t] "] of " ref(T[t]) " idx " ref(X[t])
+		if (k == "STRUCT" || k == "UNION") {
+			s = ""
+			for (i = 1; i <= V[t]; i++) {
+				s = s (i > 1 ? "; " : "") MN[t, i] "@" MO[t, i] ":"
+				if (KF[t])
+					s = s MB[t, i] ":"
+				s = s ref(MT[t, i])
+			}
+			return tolower(k) " " N[t] " size=" SZ[t] " {" s "}"
+		}
+		if (k == "ENUM" || k == "ENUM64") {
+			s = ""
+			for (i = 1; i <= V[t]; i++)
+				s = s (i > 1 ? "," : "") MN[t, i] "=" MO[t, i]
+			return tolower(k) " " N[t] " size=" SZ[t] " signed=" KF[t] " {" s "}"
+		}
+		if (k == "FWD")
+			return "fwd " (KF[t] ? "union" : "struct") " " N[t]
+		if (k == "TYPEDEF")
+			return "typedef " N[t] " = " ref(T[t])
+		if (k == "FUNC_PROTO") {
+			s = ""
+			for (i = 1; i <= V[t]; i++)
+				s = s (i > 1 ? ", " : "") (MT[t, i] == 0 ? "..." : MN[t, i] ":" ref(MT[t, i]))
+			return "fn(" s ") -> " ref(T[t])
+		}
+		if (k == "FUNC")
+			return "func " N[t] " linkage=" X[t] " " ref(T[t])
+		if (k == "VAR")
+			return "var " N[t] " linkage=" X[t] " " ref(T[t])
+		if (k == "DATASEC") {
+			# members sorted by (offset, size, name)
+			n = V[t]
+			for (i = 1; i <= n; i++)
+				o[i] = i
+			for (i = 2; i <= n; i++)
+				for (j = i; j > 1 && ds_less(t, o[j], o[j - 1]); j--) {
+					tmp = o[j]; o[j] = o[j - 1]; o[j - 1] = tmp
+				}
+			s = ""
+			for (i = 1; i <= n; i++)
+				s = s (i > 1 ? "; " : "") N[MT[t, o[i]]] "@" MO[t, o[i]] ":" MB[t, o[i]]
+			return "datasec " N[t] " size=" SZ[t] " {" s "}"
+		}
+		if (k == "DECL_TAG")
+			return "decl_tag " N[t] " idx=" X[t] " on " ref(T[t])
+		return k " " N[t]
+	}
+	function ds_less(t, a, b) {
+		if (MO[t, a] + 0 != MO[t, b] + 0)
+			return MO[t, a] + 0 < MO[t, b] + 0
+		if (MB[t, a] + 0 != MB[t, b] + 0)
+			return MB[t, a] + 0 < MB[t, b] + 0
+		return N[MT[t, a]] < N[MT[t, b]]
+	}
+	END {
+		for (t = 1; t <= maxid; t++)
+			if (t in K)
+				print K[t] "\t" define(t)
+	}'
+}
+
+# btf_canon FILE: sorted canonical lines of FILE, by btfcanon when ../shared
+# has it, else by bpftool.
+btf_canon()
+{
+	if [ -f "$BTFCANON" ] && command -v python3 > /dev/null; then
+		python3 "$BTFCANON" canon "$1" | LC_ALL=C sort
+	else
+		btf_canon_bpftool "$1"
+	fi
+}
+
+# expect_lines FILE TOKEN...: the lines that expectation FILE gives for the
+# situation described by the TOKENs (e.g. "gcc dwarf5 float"), sorted.
+#
+# Expectation file syntax, one item per line:
+#	# comment                (and blank lines) ignored
+#	@def NAME TEXT           defines $NAME as TEXT (expanded when defined)
+#	COND[,COND...]: LINE     LINE applies only if every COND holds; COND is
+#	                         a TOKEN (given) or !TOKEN (not given)
+#	LINE                     applies always
+# LINE may be "@def ..." too, and may use $NAME anywhere.
+expect_lines()
+{
+	local file=$1
+	shift
+	awk -v tokens="$*" '
+	BEGIN {
+		n = split(tokens, tk, " ")
+		for (i = 1; i <= n; i++)
+			have[tk[i]] = 1
+	}
+	function holds(conds,   n, c, i, neg) {
+		n = split(conds, c, ",")
+		for (i = 1; i <= n; i++) {
+			neg = sub(/^!/, "", c[i])
+			if (neg == (c[i] in have))
+				return 0
+		}
+		return 1
+	}
+	function expand(s,   out, name) {
+		out = ""
+		while (match(s, /\$[A-Za-z_][A-Za-z0-9_]*/)) {
+			name = substr(s, RSTART + 1, RLENGTH - 1)
+			if (!(name in def)) {
+				printf "%s:%d: undefined $%s\n", FILENAME, FNR, name > "/dev/stderr"
+				bad = 1
+			}
+			out = out substr(s, 1, RSTART - 1) def[name]
+			s = substr(s, RSTART + RLENGTH)
+		}
+		return out s
+	}
+	/^[ \t]*(#|$)/ { next }
+	{
+		line = $0
+		if (match(line, /^!?[a-z0-9_]+(,!?[a-z0-9_]+)*: /)) {
+			if (!holds(substr(line, 1, RLENGTH - 2)))
+				next
+			line = substr(line, RLENGTH + 1)
+		}
+		if (line ~ /^@def /) {
+			sub(/^@def /, "", line)
+			name = line
+			sub(/ .*/, "", name)
+			sub(/^[^ ]* ?/, "", line)
+			def[name] = expand(line)
+			next
+		}
+		print expand(line)
+	}
+	END { exit bad }' "$file" | LC_ALL=C sort
+	return "${PIPESTATUS[0]}"
+}

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The real kernel: encode the corpus vmlinux with --btf_features=default and
+# with no --btf_features, and compare each with what pahole v1.31 encodes
+# (../shared/reference) by meaning, with btfcanon.  Skips without ../shared.
+
+# The BTF kinds compared; empty compares every kind.
+KINDS=${KINDS:-}
+# Options given to every encoding, e.g. PAHOLE_JOBS=-j1 to encode serially.
+PAHOLE_JOBS=${PAHOLE_JOBS:--j}
+# Seconds one encoding may take before it counts as hung.
+ENCODE_TIMEOUT=${ENCODE_TIMEOUT:-900}
+
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+[ -e "$SHARED/tools/corpus" ] || skip "corpus not available (../shared missing)"
+need_pahole
+make_tmp
+corpus=$(corpus_dir) || exit
+vmlinux=$corpus/vmlinux-6.1.0-57-cloud-amd64
+
+# encode NAME REFERENCE [OPTIONS...]: encode vmlinux into $TMP/NAME.btf with
+# OPTIONS and compare it with $corpus/reference/REFERENCE.
+encode()
+{
+	local name=$1 ref=$corpus/reference/$2 out=$TMP/$1.btf start end rc
+	shift 2
+	start=$(date +%s.%N)
+	# shellcheck disable=SC2086 # PAHOLE_JOBS: zero or more words
+	timeout "$ENCODE_TIMEOUT" "$PAHOLE" -J $PAHOLE_JOBS "$@" \
+		--btf_encode_detached="$out" "$vmlinux" > "$TMP/$name.log" 2>&1
+	rc=$?
+	end=$(date +%s.%N)
+	echo "== $name: pahole -J $PAHOLE_JOBS${*:+ $*} (exit $rc, $(awk "BEGIN { printf \"%.1f\", $end - $start }") s)"
+	sed 's/^/	| /' "$TMP/$name.log" | head -n 20
+	if [ "$rc" -ne 0 ]; then
+		not_ok "$name: pahole exited $rc"
+		return
+	fi
+	if [ ! -s "$out" ]; then
+		not_ok "$name: no output written"
+		return
+	fi
+	btfcanon summary "$out"
+	btfcanon diff "$ref" "$out" ${KINDS:+--kinds "$KINDS"} ${BASE:+--base-a "$BASE" --base-b "$BASE"} \
+		--max 10 > "$TMP/$name.diff" 2>&1
+	cat "$TMP/$name.diff"
+	if grep -qx 'differences: 0' "$TMP/$name.diff"; then
+		ok "$name: same ${KINDS:-all} types as pahole v1.31"
+	else
+		not_ok "$name: differs from $(basename "$ref") ($(grep '^differences:' "$TMP/$name.diff"))"
+	fi
+}
+
+encode default vmlinux.default.btf --btf_features=default
+encode plain vmlinux.plain.btf
+encode global_var vmlinux.global_var.btf --btf_features=default,global_var
+# What Linux 6.1's scripts/pahole-flags.sh passes: the same BTF as default.
+encode linux61 vmlinux.default.btf --btf_gen_floats --lang_exclude=rust \
+	--skip_encoding_btf_inconsistent_proto --btf_gen_optimized
+if cmp -s "$TMP/default.btf" "$TMP/linux61.btf"; then
+	ok "linux61: the same bytes as --btf_features=default"
+else
+	not_ok "linux61: bytes differ from --btf_features=default"
+fi
+
+# Modules: split BTF on the reference vmlinux BTF.
+BASE=$corpus/reference/vmlinux.default.btf
+for m in virtio_blk nf_conntrack fuse; do
+	vmlinux=$corpus/modules/$m.ko encode "$m" "$m.default.btf" --btf_features=default \
+		--btf_base "$BASE"
+done
+
+finish
