@@ -1542,10 +1542,10 @@ static struct elf_function *elf_function__merge(struct elf_functions_entry *entr
 	return best;
 }
 
-static int btf__add_func_state(struct btf *btf, const char *name, const struct btf_encoder *e,
-			       const struct btf_func_state *s)
+static int btf__add_func_state(struct btf *btf, const struct elf_functions_entry *entry,
+			       const struct btf_encoder *e, const struct btf_func_state *s)
 {
-	int proto, err;
+	int proto, func, err;
 	uint32_t i;
 
 	proto = btf__add_func_proto(btf, btf_encoder__merged_id(e, s->ret_type));
@@ -1562,10 +1562,14 @@ static int btf__add_func_state(struct btf *btf, const char *name, const struct b
 		if (err)
 			return err;
 	}
-	err = btf__add_func(btf, name, BTF_FUNC_STATIC, proto);
-	if (err < 0)
+	func = btf__add_func(btf, entry->name, BTF_FUNC_STATIC, proto);
+	if (func < 0)
+		return func;
+	if (entry->kfunc && (err = btf__add_decl_tag(btf, "bpf_kfunc", func, -1)) < 0)
 		return err;
-	return btf__add_decl_tags(btf, err, s->tags, s->nr_tags);
+	if (entry->fastcall && (err = btf__add_decl_tag(btf, "bpf_fastcall", func, -1)) < 0)
+		return err;
+	return btf__add_decl_tags(btf, func, s->tags, s->nr_tags);
 }
 
 static int btf_encoders__add_saved_funcs(const struct btf_encoder_conf *conf, struct btf *btf)
@@ -1588,7 +1592,7 @@ static int btf_encoders__add_saved_funcs(const struct btf_encoder_conf *conf, st
 				fprintf(stderr, "skipping function %s: %s\n", entry->name, reason);
 			continue;
 		}
-		err = btf__add_func_state(btf, entry->name, best->owner, &merged);
+		err = btf__add_func_state(btf, entry, best->owner, &merged);
 		if (err)
 			return err;
 	}

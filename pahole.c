@@ -22,6 +22,7 @@
 #include <gelf.h>
 
 #include "btf_encoder.h"
+#include "btf_ids.h"
 #include "dwarf_loader.h"
 #include "elf_functions.h"
 #include "elf_symtab.h"
@@ -37,17 +38,17 @@ struct btf_feature_desc {
 
 static const struct btf_feature_desc btf_features[BTF_FEAT__NR] = {
 	[BTF_FEAT_ENCODE_FORCE] = { "encode_force", true, true },
-	[BTF_FEAT_VAR] = { "var", true, false },
+	[BTF_FEAT_VAR] = { "var", true, true },
 	[BTF_FEAT_FLOAT] = { "float", true, true },
-	[BTF_FEAT_DECL_TAG] = { "decl_tag", true, false },
+	[BTF_FEAT_DECL_TAG] = { "decl_tag", true, true },
 	[BTF_FEAT_TYPE_TAG] = { "type_tag", true, true },
 	[BTF_FEAT_ENUM64] = { "enum64", true, true },
-	[BTF_FEAT_OPTIMIZED_FUNC] = { "optimized_func", true, false },
-	[BTF_FEAT_CONSISTENT_FUNC] = { "consistent_func", true, false },
-	[BTF_FEAT_DECL_TAG_KFUNCS] = { "decl_tag_kfuncs", true, false },
+	[BTF_FEAT_OPTIMIZED_FUNC] = { "optimized_func", true, true },
+	[BTF_FEAT_CONSISTENT_FUNC] = { "consistent_func", true, true },
+	[BTF_FEAT_DECL_TAG_KFUNCS] = { "decl_tag_kfuncs", true, true },
 	[BTF_FEAT_REPRODUCIBLE_BUILD] = { "reproducible_build", false, true },
 	[BTF_FEAT_DISTILLED_BASE] = { "distilled_base", false, false },
-	[BTF_FEAT_GLOBAL_VAR] = { "global_var", false, false },
+	[BTF_FEAT_GLOBAL_VAR] = { "global_var", false, true },
 	[BTF_FEAT_ATTRIBUTES] = { "attributes", false, false },
 };
 
@@ -486,6 +487,8 @@ int main(int argc, char *argv[])
 		conf.functions = elf_functions__new(symtab);
 		if (!conf.functions)
 			err = -ENOMEM;
+		else if (btf_encoder_conf__has(&conf, BTF_FEAT_DECL_TAG_KFUNCS))
+			err = btf_ids__mark_kfuncs(dwarf_loader__elf(loader), symtab, conf.functions);
 	}
 	conf__set_param_regs(&conf, dwarf_loader__elf(loader));
 	if (!err && args.btf_base) {
