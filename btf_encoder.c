@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <bpf/btf.h>
 #include <dwarf.h>
@@ -1402,6 +1403,14 @@ void btf_encoder__delete(struct btf_encoder *e)
 
 /* ---- merging the units of all encoders in CU order ---- */
 
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 struct unit_ref {
 	struct btf_encoder *encoder;
 	const struct btf_unit *unit;
@@ -1716,10 +1725,11 @@ static int btf_encoders__add_vars(struct btf_encoder **encoders, unsigned int nr
 int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct btf **out)
 {
 	const struct btf_encoder_conf *conf = encoders[0]->conf;
+	double t_start = now(), t_units, t_funcs;
 	struct btf_encoder *whole = NULL;
 	struct btf *btf = NULL;
 	size_t nr_units = 0;
-	unsigned int i;
+	unsigned int i, nr_types;
 	int err;
 
 	for (i = 0; i < nr; i++)
@@ -1737,12 +1747,19 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct b
 		btf = conf->base_btf ? btf__new_empty_split(conf->base_btf) : btf__new_empty();
 		err = btf ? btf_encoders__append_units(encoders, nr, nr_units, btf) : -ENOMEM;
 	}
+	nr_types = btf ? btf__type_cnt(btf) - 1 : 0;
+	t_units = now();
 	if (!err && conf->functions)
 		err = btf_encoders__add_saved_funcs(conf, btf);
 	if (!err && conf->symtab)
 		err = btf_encoders__add_vars(encoders, nr, btf);
+	t_funcs = now();
 	if (!err)
 		err = btf__dedup(btf, NULL);
+	if (conf->verbose)
+		fprintf(stderr, "btf_encoder: merge %.3f s (%zu units, %u types), functions and variables %.3f s, dedup %.3f s (%u types)\n",
+			t_units - t_start, nr_units, nr_types, t_funcs - t_units, now() - t_funcs,
+			btf__type_cnt(btf) - 1);
 	if (whole)
 		whole->btf = NULL;
 	if (err) {

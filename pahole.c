@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/btf.h>
@@ -292,7 +293,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 
 /*
  * --btf_features replaces the defaults of the older options with exactly
- * the listed features; "default" stands for the default set.  Unknown
+ * the listed features; "default" stands for the default set, and "+name"
+ * for the default set and name.  Unknown
  * names are ignored, as pahole does, unless the list is strict.
  */
 static int parse_features(const struct args *a, unsigned int *features)
@@ -305,6 +307,13 @@ static int parse_features(const struct args *a, unsigned int *features)
 	if (!list)
 		return -ENOMEM;
 	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		/* "+feature": the default set and this one. */
+		if (*tok == '+') {
+			for (f = 0; f < BTF_FEAT__NR; f++)
+				if (btf_features[f].in_default)
+					*features |= 1u << f;
+			tok++;
+		}
 		if (!strcmp(tok, "default") || !strcmp(tok, "all")) {
 			for (f = 0; f < BTF_FEAT__NR; f++)
 				if (btf_features[f].in_default || !strcmp(tok, "all"))
@@ -408,6 +417,14 @@ static void conf__set_param_regs(struct btf_encoder_conf *conf, Elf *elf)
 	}
 }
 
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 static int encode_cu(void *ctx, Dwarf_Die *cu_die, uint32_t cu_index)
 {
 	return btf_encoder__encode_cu(ctx, cu_die, cu_index);
@@ -417,6 +434,7 @@ static int encode(struct dwarf_loader *loader, const struct btf_encoder_conf *co
 		  struct btf **out)
 {
 	struct btf_encoder **encoders;
+	double start = now();
 	unsigned int i;
 	int err = 0;
 
@@ -431,6 +449,9 @@ static int encode(struct dwarf_loader *loader, const struct btf_encoder_conf *co
 	if (!err)
 		err = dwarf_loader__for_each_cu(loader, conf->jobs, encode_cu, (void **)encoders,
 						conf->lang_exclude, conf->verbose);
+	if (conf->verbose)
+		fprintf(stderr, "pahole: encoding the CUs with %u workers: %.3f s\n", conf->jobs,
+			now() - start);
 	if (!err)
 		err = btf_encoders__merge(encoders, conf->jobs, out);
 	for (i = 0; i < conf->jobs; i++)
