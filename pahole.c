@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@
 
 #include "btf_encoder.h"
 #include "btf_ids.h"
+#include "btf_writer.h"
 #include "dwarf_loader.h"
 #include "elf_functions.h"
 #include "elf_symtab.h"
@@ -349,41 +351,33 @@ static int args__conf(const struct args *a, struct btf_encoder_conf *conf)
 	return 0;
 }
 
-/* Writes @size bytes to a temporary file beside @path, then renames it over @path. */
-static int write_file_atomic(const char *path, const void *data, size_t size)
+/*
+ * What to say when SIGINT or SIGTERM stops us: set once before the handler
+ * is installed, read only by it (a handler can be given no object).
+ */
+static char interrupted_msg[PATH_MAX + 64];
+
+static void on_signal(int sig)
 {
-	char tmp[PATH_MAX];
-	const char *p = data;
-	int fd, err = 0;
+	ssize_t n;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return -errno;
-	while (size) {
-		ssize_t n = write(fd, p, size);
+	(void)sig;
+	btf_writer__cleanup();
+	n = write(STDERR_FILENO, interrupted_msg, strlen(interrupted_msg));
+	(void)n;
+	_exit(EXIT_FAILURE);
+}
 
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			err = -errno;
-			break;
-		}
-		p += n;
-		size -= n;
-	}
-	if (!err && fchmod(fd, 0644) != 0)
-		err = -errno;
-	if (!err && fsync(fd) != 0)
-		err = -errno;
-	if (close(fd) != 0 && !err)
-		err = -errno;
-	if (!err && rename(tmp, path) != 0)
-		err = -errno;
-	if (err)
-		unlink(tmp);
-	return err;
+static void catch_signals(const char *input)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	snprintf(interrupted_msg, sizeof(interrupted_msg),
+		 "pahole: %s: interrupted by a signal, nothing written\n", input);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 }
 
 /* The DWARF numbers of the argument registers, in order, per architecture. */
@@ -488,11 +482,7 @@ int main(int argc, char *argv[])
 	if (args__conf(&args, &conf))
 		return EXIT_FAILURE;
 	libbpf_set_print(silent_libbpf_print);
-	if (!args.detached) {
-		fprintf(stderr, "pahole: %s: writing .BTF into the ELF file is not supported yet; "
-			"use --btf_encode_detached\n", args.input);
-		return EXIT_FAILURE;
-	}
+	catch_signals(args.input);
 	err = dwarf_loader__open(args.input, &loader, &cause);
 	if (err == -ENODATA) {
 		fprintf(stderr, "pahole: %s: %s, nothing to encode\n", args.input, cause);
@@ -531,11 +521,17 @@ int main(int argc, char *argv[])
 	elf_symtab__delete(symtab);
 	dwarf_loader__close(loader);
 	if (!err) {
+		const char *out = args.detached ?: args.input;
+
 		raw = btf__raw_data(btf, &raw_size);
-		err = raw ? write_file_atomic(args.detached, raw, raw_size) : -ENOMEM;
+		if (!raw)
+			err = -ENOMEM, cause = strerror(ENOMEM);
+		else if (args.detached)
+			err = btf_writer__raw(out, raw, raw_size, &cause);
+		else
+			err = btf_writer__elf(out, raw, raw_size, &cause);
 		if (err)
-			fprintf(stderr, "pahole: %s: cannot write BTF: %s\n", args.detached,
-				strerror(-err));
+			fprintf(stderr, "pahole: %s: cannot write BTF: %s\n", out, cause);
 	}
 	btf__free(btf);
 	btf__free(conf.base_btf);

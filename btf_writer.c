@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Writing BTF to a raw file or into an ELF file: see btf_writer.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <gelf.h>
+#include <libelf.h>
+
+#include "btf_writer.h"
+
+/*
+ * The path of a temporary file of ours while it has a name, for
+ * btf_writer__cleanup() from a signal handler: the one piece of state that
+ * cannot live in an object, since a handler cannot be given one.
+ */
+static char pending_tmp[PATH_MAX];
+static volatile sig_atomic_t pending_tmp_set;
+
+/* A file being written beside its destination. */
+struct out_file {
+	const char *path;
+	char dir[PATH_MAX];
+	char tmp[PATH_MAX];
+	int fd;
+	bool named;	/* made with mkstemp: the filesystem has no O_TMPFILE */
+};
+
+static void out_file__set_pending(const char *tmp)
+{
+	pending_tmp_set = 0;
+	if (tmp) {
+		snprintf(pending_tmp, sizeof(pending_tmp), "%s", tmp);
+		pending_tmp_set = 1;
+	}
+}
+
+void btf_writer__cleanup(void)
+{
+	if (pending_tmp_set)
+		unlink(pending_tmp);
+}
+
+static int out_file__open(struct out_file *o, const char *path, const struct stat *like,
+			  const char **cause)
+{
+	const char *slash = strrchr(path, '/');
+	mode_t mode, mask;
+
+	o->path = path;
+	o->named = false;
+	if (!slash)
+		snprintf(o->dir, sizeof(o->dir), ".");
+	else if (snprintf(o->dir, sizeof(o->dir), "%.*s", (int)(slash - path) ?: 1, path) >=
+		 (int)sizeof(o->dir))
+		return *cause = strerror(ENAMETOOLONG), -ENAMETOOLONG;
+	if (snprintf(o->tmp, sizeof(o->tmp), "%s/.%s.pahole-XXXXXX", o->dir,
+		     slash ? slash + 1 : path) >= (int)sizeof(o->tmp))
+		return *cause = strerror(ENAMETOOLONG), -ENAMETOOLONG;
+	o->fd = open(o->dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (o->fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
+		o->fd = mkostemp(o->tmp, O_CLOEXEC);
+		o->named = o->fd >= 0;
+		if (o->named)
+			out_file__set_pending(o->tmp);
+	}
+	if (o->fd < 0)
+		return *cause = strerror(errno), -errno;
+	mask = umask(0);
+	umask(mask);
+	mode = like ? like->st_mode & 07777 : 0666 & ~mask;
+	if (fchmod(o->fd, mode) != 0 ||
+	    (like && fchown(o->fd, like->st_uid, like->st_gid) != 0 && errno != EPERM)) {
+		*cause = strerror(errno);
+		return -errno;
+	}
+	return 0;
+}
+
+static void out_file__abort(struct out_file *o)
+{
+	if (o->fd >= 0)
+		close(o->fd);
+	o->fd = -1;
+	if (o->named)
+		unlink(o->tmp);
+	out_file__set_pending(NULL);
+}
+
+/* Syncs the file, gives it a name and renames it over the destination. */
+static int out_file__commit(struct out_file *o, const char **cause)
+{
+	char proc[64];
+	int err = 0, dirfd;
+
+	if (fsync(o->fd) != 0) {
+		err = -errno;
+		*cause = strerror(errno);
+		goto out;
+	}
+	if (!o->named) {
+		int fd = mkostemp(o->tmp, O_CLOEXEC);
+
+		/* linkat() cannot replace a name: reserve one, then take it over. */
+		if (fd < 0) {
+			err = -errno;
+			*cause = strerror(errno);
+			goto out;
+		}
+		close(fd);
+		unlink(o->tmp);
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", o->fd);
+		out_file__set_pending(o->tmp);
+		if (linkat(AT_FDCWD, proc, AT_FDCWD, o->tmp, AT_SYMLINK_FOLLOW) != 0) {
+			err = -errno;
+			*cause = strerror(errno);
+			goto out;
+		}
+		o->named = true;
+	}
+	if (rename(o->tmp, o->path) != 0) {
+		err = -errno;
+		*cause = strerror(errno);
+		goto out;
+	}
+	o->named = false;
+	dirfd = open(o->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd >= 0) {
+		fsync(dirfd);
+		close(dirfd);
+	}
+out:
+	out_file__abort(o);
+	return err;
+}
+
+static int write_all(int fd, const void *data, size_t size, const char **cause)
+{
+	const char *p = data;
+
+	while (size) {
+		ssize_t n = write(fd, p, size);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			*cause = strerror(errno);
+			return -errno;
+		}
+		p += n;
+		size -= n;
+	}
+	return 0;
+}
+
+int btf_writer__raw(const char *path, const void *data, size_t size, const char **cause)
+{
+	struct out_file o;
+	int err;
+
+	err = out_file__open(&o, path, NULL, cause);
+	if (err)
+		return err;
+	err = write_all(o.fd, data, size, cause);
+	if (err) {
+		out_file__abort(&o);
+		return err;
+	}
+	return out_file__commit(&o, cause);
+}
+
+static int copy_file(int from, int to, off_t size, const char **cause)
+{
+	loff_t in = 0, out = 0;
+
+	while (in < size) {
+		ssize_t n = copy_file_range(from, &in, to, &out, size - in, 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			*cause = n < 0 ? strerror(errno) : "the input changed while being copied";
+			return n < 0 ? -errno : -EIO;
+		}
+	}
+	return 0;
+}
+
+/* The index of the section called @name, or 0. */
+static size_t elf_find_section(Elf *elf, size_t shstrndx, const char *name)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr shdr;
+		const char *n;
+
+		if (!gelf_getshdr(scn, &shdr))
+			return 0;
+		n = elf_strptr(elf, shstrndx, shdr.sh_name);
+		if (n && !strcmp(n, name))
+			return elf_ndxscn(scn);
+	}
+	return 0;
+}
+
+/* The first offset past every byte the file's headers and sections use. */
+static uint64_t elf_used_end(Elf *elf, const GElf_Ehdr *ehdr, size_t shnum)
+{
+	uint64_t end = ehdr->e_shoff + (uint64_t)shnum * ehdr->e_shentsize;
+	Elf_Scn *scn = NULL;
+	size_t phnum;
+
+	if (elf_getphdrnum(elf, &phnum) == 0 && ehdr->e_phoff + phnum * ehdr->e_phentsize > end)
+		end = ehdr->e_phoff + phnum * ehdr->e_phentsize;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr shdr;
+
+		if (gelf_getshdr(scn, &shdr) && shdr.sh_type != SHT_NOBITS &&
+		    shdr.sh_offset + shdr.sh_size > end)
+			end = shdr.sh_offset + shdr.sh_size;
+	}
+	return end;
+}
+
+static uint64_t align_up(uint64_t x, uint64_t a)
+{
+	return (x + a - 1) & ~(a - 1);
+}
+
+static int pwrite_all(int fd, const void *data, size_t size, uint64_t off, const char **cause)
+{
+	const char *p = data;
+
+	while (size) {
+		ssize_t n = pwrite(fd, p, size, off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			*cause = strerror(errno);
+			return -errno;
+		}
+		p += n;
+		off += n;
+		size -= n;
+	}
+	return 0;
+}
+
+/* Writes @n section headers, or an ELF header (@type ELF_T_EHDR), in the file's format. */
+static int elf_write_headers(Elf *elf, int fd, const GElf_Shdr *shdrs, const GElf_Ehdr *ehdr,
+			     size_t n, uint64_t off, const char **cause)
+{
+	bool is64 = gelf_getclass(elf) == ELFCLASS64;
+	size_t one = ehdr ? (is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr)) :
+			    (is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr));
+	Elf_Data src = { .d_type = ehdr ? ELF_T_EHDR : ELF_T_SHDR, .d_version = EV_CURRENT,
+			 .d_size = one * n };
+	Elf_Data dst = src;
+	void *mem = calloc(n ?: 1, one), *out = calloc(n ?: 1, one);
+	size_t i;
+	int err = -ENOMEM;
+
+	if (!mem || !out)
+		goto out;
+	for (i = 0; i < n; i++) {
+		if (ehdr && is64) {
+			memcpy(mem, ehdr, sizeof(Elf64_Ehdr));
+		} else if (ehdr) {
+			Elf32_Ehdr *e = mem;
+
+			memcpy(e->e_ident, ehdr->e_ident, EI_NIDENT);
+			e->e_type = ehdr->e_type, e->e_machine = ehdr->e_machine;
+			e->e_version = ehdr->e_version, e->e_entry = ehdr->e_entry;
+			e->e_phoff = ehdr->e_phoff, e->e_shoff = ehdr->e_shoff;
+			e->e_flags = ehdr->e_flags, e->e_ehsize = ehdr->e_ehsize;
+			e->e_phentsize = ehdr->e_phentsize, e->e_phnum = ehdr->e_phnum;
+			e->e_shentsize = ehdr->e_shentsize, e->e_shnum = ehdr->e_shnum;
+			e->e_shstrndx = ehdr->e_shstrndx;
+		} else if (is64) {
+			((Elf64_Shdr *)mem)[i] = shdrs[i];
+		} else {
+			Elf32_Shdr *s = &((Elf32_Shdr *)mem)[i];
+
+			s->sh_name = shdrs[i].sh_name, s->sh_type = shdrs[i].sh_type;
+			s->sh_flags = shdrs[i].sh_flags, s->sh_addr = shdrs[i].sh_addr;
+			s->sh_offset = shdrs[i].sh_offset, s->sh_size = shdrs[i].sh_size;
+			s->sh_link = shdrs[i].sh_link, s->sh_info = shdrs[i].sh_info;
+			s->sh_addralign = shdrs[i].sh_addralign;
+			s->sh_entsize = shdrs[i].sh_entsize;
+		}
+	}
+	src.d_buf = mem;
+	dst.d_buf = out;
+	if (!gelf_xlatetof(elf, &dst, &src, elf_getident(elf, NULL)[EI_DATA])) {
+		*cause = elf_errmsg(-1);
+		err = -EINVAL;
+		goto out;
+	}
+	err = pwrite_all(fd, out, dst.d_size, off, cause);
+out:
+	free(mem);
+	free(out);
+	return err;
+}
+
+/*
+ * Puts @data as .BTF into @fd, a copy of the ELF file @elf.  Every existing
+ * section keeps its offset, so program headers stay right; what changes (the
+ * .BTF bytes, the section names when .BTF is new, the section header table)
+ * is written after everything else.
+ */
+static int elf_write_btf(Elf *elf, int fd, const void *data, size_t size, const char **cause)
+{
+	size_t shstrndx, shnum, btf_idx, n, i;
+	GElf_Shdr *shdrs = NULL;
+	GElf_Ehdr ehdr;
+	Elf_Data *names;
+	uint64_t end;
+	int err = -EINVAL;
+
+	*cause = "not an ELF file whose sections can be rewritten";
+	if (!gelf_getehdr(elf, &ehdr) || elf_getshdrstrndx(elf, &shstrndx) != 0 ||
+	    elf_getshdrnum(elf, &shnum) != 0 || !shnum || shnum >= SHN_LORESERVE - 1)
+		return err;
+	btf_idx = elf_find_section(elf, shstrndx, ".BTF");
+	n = shnum + !btf_idx;
+	shdrs = calloc(n, sizeof(*shdrs));
+	if (!shdrs)
+		return -ENOMEM;
+	for (i = 0; i < shnum; i++)
+		if (!gelf_getshdr(elf_getscn(elf, i), &shdrs[i]))
+			goto out;
+	if (btf_idx && (shdrs[btf_idx].sh_flags & SHF_ALLOC)) {
+		*cause = "its .BTF section is loaded with the image and cannot be replaced";
+		goto out;
+	}
+	end = elf_used_end(elf, &ehdr, shnum);
+	if (!btf_idx) {
+		/* The name table grows by ".BTF" and moves to the end. */
+		names = elf_getdata(elf_getscn(elf, shstrndx), NULL);
+		if (!names)
+			goto out;
+		btf_idx = shnum;
+		shdrs[btf_idx].sh_name = names->d_size;
+		shdrs[btf_idx].sh_type = SHT_PROGBITS;
+		shdrs[btf_idx].sh_addralign = 1;
+		shdrs[shstrndx].sh_offset = end;
+		shdrs[shstrndx].sh_size = names->d_size + sizeof(".BTF");
+		err = pwrite_all(fd, names->d_buf, names->d_size, end, cause);
+		err = err ?: pwrite_all(fd, ".BTF", sizeof(".BTF"), end + names->d_size, cause);
+		if (err)
+			goto out;
+		end += shdrs[shstrndx].sh_size;
+	}
+	/* A replaced .BTF stays where it was when the new one fits. */
+	if (btf_idx >= shnum || size > shdrs[btf_idx].sh_size) {
+		shdrs[btf_idx].sh_offset = end;
+		end += size;
+	}
+	shdrs[btf_idx].sh_size = size;
+	err = pwrite_all(fd, data, size, shdrs[btf_idx].sh_offset, cause);
+	if (err)
+		goto out;
+	ehdr.e_shoff = align_up(end, gelf_getclass(elf) == ELFCLASS64 ? 8 : 4);
+	ehdr.e_shnum = n;
+	err = elf_write_headers(elf, fd, shdrs, NULL, n, ehdr.e_shoff, cause);
+	err = err ?: elf_write_headers(elf, fd, NULL, &ehdr, 1, 0, cause);
+out:
+	free(shdrs);
+	return err;
+}
+
+int btf_writer__elf(const char *path, const void *data, size_t size, const char **cause)
+{
+	struct out_file o;
+	struct stat st;
+	int in, err;
+
+	elf_version(EV_CURRENT);
+	in = open(path, O_RDONLY | O_CLOEXEC);
+	if (in < 0 || fstat(in, &st) != 0) {
+		*cause = strerror(errno);
+		err = -errno;
+		if (in >= 0)
+			close(in);
+		return err;
+	}
+	/* Writing beside the input must be allowed, and so must writing the input. */
+	if (access(path, W_OK) != 0) {
+		*cause = strerror(errno);
+		close(in);
+		return -errno;
+	}
+	err = out_file__open(&o, path, &st, cause);
+	if (err) {
+		close(in);
+		return err;
+	}
+	err = copy_file(in, o.fd, st.st_size, cause);
+	if (!err) {
+		Elf *elf = elf_begin(in, ELF_C_READ_MMAP, NULL);
+
+		err = elf ? elf_write_btf(elf, o.fd, data, size, cause) : -EINVAL;
+		if (!elf)
+			*cause = elf_errmsg(-1);
+		elf_end(elf);
+	}
+	close(in);
+	if (err) {
+		out_file__abort(&o);
+		return err;
+	}
+	return out_file__commit(&o, cause);
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef _BTF_WRITER_H_
+#define _BTF_WRITER_H_ 1
+
+/*
+ * btf_writer: puts encoded BTF where it goes, never leaving a damaged file.
+ *
+ * Every write goes to a new file in the destination's directory that has no
+ * name (O_TMPFILE) until it is complete and synced; only then is it given a
+ * name and renamed over the destination.  A crash, a kill or a full disk at
+ * any earlier moment leaves the destination as it was and nothing behind.
+ *
+ * Both return 0 or a negative errno; *@cause then says what failed.
+ */
+#include <stddef.h>
+
+/* Writes @size bytes of raw BTF to @path (created or replaced). */
+int btf_writer__raw(const char *path, const void *data, size_t size, const char **cause);
+
+/*
+ * Replaces the ELF file @path with a copy whose .BTF section holds @data:
+ * the section is added, or replaced when there is one.  Every other section
+ * keeps its bytes and its place in the file; mode and ownership are kept.
+ */
+int btf_writer__elf(const char *path, const void *data, size_t size, const char **cause);
+
+/*
+ * Removes a named temporary file of ours, if one exists at this moment;
+ * async-signal-safe, for a SIGINT/SIGTERM handler.
+ */
+void btf_writer__cleanup(void);
+
+#endif /* _BTF_WRITER_H_ */
