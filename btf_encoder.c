@@ -127,6 +127,10 @@ struct die_attrs {
 struct btf_kind_ops {
 	/* Calls @visit on each type-ID field of @t. */
 	int (*visit_ids)(struct btf_type *t, int (*visit)(uint32_t *id, void *ctx), void *ctx);
+	/* Bytes after struct btf_type: fixed, and per vlen item. */
+	uint8_t extra, item;
+	/* Whether each vlen item starts with a name offset. */
+	bool named_items;
 };
 
 /* ---- per-kind operations on BTF types ---- */
@@ -188,30 +192,54 @@ static int visit_datasec(struct btf_type *t, int (*visit)(uint32_t *, void *), v
 
 static const struct btf_kind_ops btf_kind_ops[NR_BTF_KINDS] = {
 	[BTF_KIND_UNKN] = { visit_none },
-	[BTF_KIND_INT] = { visit_none },
+	[BTF_KIND_INT] = { visit_none, 4 },
 	[BTF_KIND_PTR] = { visit_type },
-	[BTF_KIND_ARRAY] = { visit_array },
-	[BTF_KIND_STRUCT] = { visit_members },
-	[BTF_KIND_UNION] = { visit_members },
-	[BTF_KIND_ENUM] = { visit_none },
+	[BTF_KIND_ARRAY] = { visit_array, sizeof(struct btf_array) },
+	[BTF_KIND_STRUCT] = { visit_members, 0, sizeof(struct btf_member), true },
+	[BTF_KIND_UNION] = { visit_members, 0, sizeof(struct btf_member), true },
+	[BTF_KIND_ENUM] = { visit_none, 0, sizeof(struct btf_enum), true },
 	[BTF_KIND_FWD] = { visit_none },
 	[BTF_KIND_TYPEDEF] = { visit_type },
 	[BTF_KIND_VOLATILE] = { visit_type },
 	[BTF_KIND_CONST] = { visit_type },
 	[BTF_KIND_RESTRICT] = { visit_type },
 	[BTF_KIND_FUNC] = { visit_type },
-	[BTF_KIND_FUNC_PROTO] = { visit_proto },
-	[BTF_KIND_VAR] = { visit_type },
-	[BTF_KIND_DATASEC] = { visit_datasec },
+	[BTF_KIND_FUNC_PROTO] = { visit_proto, 0, sizeof(struct btf_param), true },
+	[BTF_KIND_VAR] = { visit_type, sizeof(struct btf_var) },
+	[BTF_KIND_DATASEC] = { visit_datasec, 0, sizeof(struct btf_var_secinfo) },
 	[BTF_KIND_FLOAT] = { visit_none },
-	[BTF_KIND_DECL_TAG] = { visit_type },
+	[BTF_KIND_DECL_TAG] = { visit_type, sizeof(struct btf_decl_tag) },
 	[BTF_KIND_TYPE_TAG] = { visit_type },
-	[BTF_KIND_ENUM64] = { visit_none },
+	[BTF_KIND_ENUM64] = { visit_none, 0, sizeof(struct btf_enum64), true },
 };
 
 static int btf_type__visit_ids(struct btf_type *t, int (*visit)(uint32_t *, void *), void *ctx)
 {
 	return btf_kind_ops[btf_kind(t)].visit_ids(t, visit, ctx);
+}
+
+static size_t btf_type__size(const struct btf_type *t)
+{
+	const struct btf_kind_ops *ops = &btf_kind_ops[btf_kind(t)];
+
+	return sizeof(*t) + ops->extra + (size_t)ops->item * btf_vlen(t);
+}
+
+/* Adds @delta to every non-empty string offset of @t. */
+static void btf_type__shift_strs(struct btf_type *t, uint32_t delta)
+{
+	const struct btf_kind_ops *ops = &btf_kind_ops[btf_kind(t)];
+	char *item = (char *)(t + 1) + ops->extra;
+	int i;
+
+	if (t->name_off)
+		t->name_off += delta;
+	for (i = 0; ops->named_items && i < btf_vlen(t); i++, item += ops->item) {
+		uint32_t *name_off = (uint32_t *)item;
+
+		if (*name_off)
+			*name_off += delta;
+	}
 }
 
 /* ---- reading DIEs ---- */
@@ -1246,16 +1274,30 @@ static bool types_match(const struct btf *b1, uint32_t id1, const struct btf *b2
 	return false;
 }
 
-static bool func_states_match(const struct btf *b1, const struct btf_func_state *s1,
-			      const struct btf *b2, const struct btf_func_state *s2)
+static uint32_t btf_encoder__merged_id(const struct btf_encoder *e, uint32_t id);
+
+/* A state's type @id as found in @btf: the encoder's own, or the merged BTF. */
+static uint32_t state_id(const struct btf_encoder *merged_from, uint32_t id)
+{
+	return merged_from ? btf_encoder__merged_id(merged_from, id) : id;
+}
+
+/*
+ * Whether two prototypes match: both in one encoder's BTF (@e1, @e2 NULL),
+ * or both in the merged BTF, their IDs translated from encoders @e1 and @e2.
+ */
+static bool func_states_match(const struct btf *btf, const struct btf_encoder *e1,
+			      const struct btf_func_state *s1, const struct btf_encoder *e2,
+			      const struct btf_func_state *s2)
 {
 	uint32_t i;
 
 	if (s1->nr_params != s2->nr_params || s1->varargs != s2->varargs ||
-	    !types_match(b1, s1->ret_type, b2, s2->ret_type))
+	    !types_match(btf, state_id(e1, s1->ret_type), btf, state_id(e2, s2->ret_type)))
 		return false;
 	for (i = 0; i < s1->nr_params; i++)
-		if (!types_match(b1, s1->params[i].type, b2, s2->params[i].type))
+		if (!types_match(btf, state_id(e1, s1->params[i].type), btf,
+				 state_id(e2, s2->params[i].type)))
 			return false;
 	return true;
 }
@@ -1286,7 +1328,7 @@ static int btf_encoder__save_func(struct btf_encoder *e, struct elf_function *no
 	struct btf_func_state *state = &node->state;
 
 	if (state->initialized) {
-		if (!func_states_match(e->btf, state, e->btf, &cur))
+		if (!func_states_match(e->btf, NULL, state, NULL, &cur))
 			state->inconsistent_proto = true;
 		func_state__or_flags(state, &cur);
 		return 0;
@@ -1414,6 +1456,7 @@ static double now(void)
 struct unit_ref {
 	struct btf_encoder *encoder;
 	const struct btf_unit *unit;
+	size_t index;	/* of the encoder */
 };
 
 static int unit_ref__cmp(const void *a, const void *b)
@@ -1499,7 +1542,7 @@ static int btf_encoders__append_units(struct btf_encoder **encoders, unsigned in
 		return -ENOMEM;
 	for (i = 0; i < nr; i++)
 		for (j = 0; j < encoders[i]->units.nr; j++)
-			refs[n++] = (struct unit_ref){ encoders[i], &encoders[i]->units.data[j] };
+			refs[n++] = (struct unit_ref){ encoders[i], &encoders[i]->units.data[j], i };
 	qsort(refs, n, sizeof(*refs), unit_ref__cmp);
 	for (i = 0; i < n && !err; i++) {
 		((struct btf_unit *)refs[i].unit)->merged_id = btf__type_cnt(btf);
@@ -1507,6 +1550,122 @@ static int btf_encoders__append_units(struct btf_encoder **encoders, unsigned in
 	}
 	free(refs);
 	return err;
+}
+
+/*
+ * The end of @btf's string table.  libbpf does not tell, but appends a
+ * string it does not have yet at the end: add one it cannot have.
+ */
+static int btf__strs_end(struct btf *btf, uint32_t *end)
+{
+	char sentinel[32];
+	int i, off;
+
+	for (i = 0; i < 1000; i++) {
+		snprintf(sentinel, sizeof(sentinel), "\x01pahole-strs-end-%d", i);
+		if (btf__find_str(btf, sentinel) >= 0)
+			continue;
+		off = btf__add_str(btf, sentinel);
+		if (off < 0)
+			return off;
+		*end = off;
+		return 0;
+	}
+	return -EEXIST;
+}
+
+/* The bytes of the types of @u in @e's BTF. */
+static const char *btf_unit__bytes(const struct btf_encoder *e, const struct btf_unit *u,
+				   size_t *len)
+{
+	const char *start, *end;
+	uint32_t last = u->first_id + u->nr_types - 1;
+
+	if (!u->nr_types) {
+		*len = 0;
+		return NULL;
+	}
+	start = (const char *)btf__type_by_id(e->btf, u->first_id);
+	end = (const char *)btf__type_by_id(e->btf, last);
+	end += btf_type__size((const struct btf_type *)end);
+	*len = end - start;
+	return start;
+}
+
+/*
+ * Concatenates the units of all encoders in CU order into raw BTF: the types
+ * are copied as bytes and their IDs and string offsets moved, and the string
+ * tables of the encoders follow one another (dedup merges equal strings).
+ */
+static struct btf *btf_encoders__concat_units(struct btf_encoder **encoders, unsigned int nr,
+					      size_t nr_units, int *errp)
+{
+	size_t types_len = 0, strs_len = 0, n = 0, i, j, len;
+	uint32_t *strs_base = calloc(nr, sizeof(*strs_base)), *strs_end = calloc(nr, sizeof(*strs_end));
+	struct unit_ref *refs = calloc(nr_units ?: 1, sizeof(*refs));
+	struct btf_header *hdr;
+	struct btf *btf = NULL;
+	char *buf = NULL, *p;
+	uint32_t next_id = 1;
+	int err = -ENOMEM;
+
+	if (!strs_base || !strs_end || !refs)
+		goto out;
+	for (i = 0; i < nr; i++) {
+		err = btf__strs_end(encoders[i]->btf, &strs_end[i]);
+		if (err)
+			goto out;
+		strs_base[i] = strs_len;
+		strs_len += strs_end[i];
+		for (j = 0; j < encoders[i]->units.nr; j++) {
+			refs[n] = (struct unit_ref){ encoders[i], &encoders[i]->units.data[j], i };
+			btf_unit__bytes(encoders[i], refs[n++].unit, &len);
+			types_len += len;
+		}
+	}
+	qsort(refs, n, sizeof(*refs), unit_ref__cmp);
+	err = -ENOMEM;
+	buf = malloc(sizeof(*hdr) + types_len + strs_len);
+	if (!buf)
+		goto out;
+	hdr = (struct btf_header *)buf;
+	*hdr = (struct btf_header){ .magic = BTF_MAGIC, .version = BTF_VERSION,
+				    .hdr_len = sizeof(*hdr), .type_len = types_len,
+				    .str_off = types_len, .str_len = strs_len };
+	p = buf + sizeof(*hdr);
+	for (i = 0; i < n; i++) {
+		struct btf_unit *u = (struct btf_unit *)refs[i].unit;
+		const char *src = btf_unit__bytes(refs[i].encoder, u, &len);
+		struct unit_remap m = { u->first_id, u->nr_types, next_id };
+		char *t = p;
+
+		memcpy(p, src, len);
+		p += len;
+		u->merged_id = next_id;
+		next_id += u->nr_types;
+		for (; t < p; t += btf_type__size((struct btf_type *)t)) {
+			btf_type__shift_strs((struct btf_type *)t, strs_base[refs[i].index]);
+			err = btf_type__visit_ids((struct btf_type *)t, remap_id, &m);
+			if (err)
+				goto out;
+		}
+	}
+	for (i = 0; i < nr; i++) {
+		memcpy(p, btf__str_by_offset(encoders[i]->btf, 0), strs_end[i]);
+		p += strs_end[i];
+		/* Everything from here on works on the merged BTF. */
+		btf__free(encoders[i]->btf);
+		encoders[i]->btf = NULL;
+	}
+	btf = btf__new(buf, sizeof(*hdr) + types_len + strs_len);
+	err = btf ? 0 : -errno;
+out:
+	free(buf);
+	free(refs);
+	free(strs_base);
+	free(strs_end);
+	*errp = err;
+	return err ? NULL : btf;
 }
 
 /* ---- adding the functions, once every encoder is done ---- */
@@ -1530,7 +1689,8 @@ static const char *func_skip_reason(const struct btf_encoder_conf *conf,
 }
 
 /* The state of the first CU that defined @entry, merged with all others. */
-static struct elf_function *elf_function__merge(struct elf_functions_entry *entry,
+static struct elf_function *elf_function__merge(const struct btf *btf,
+						struct elf_functions_entry *entry,
 						struct btf_func_state *merged)
 {
 	struct elf_function *best = NULL, *f;
@@ -1544,7 +1704,7 @@ static struct elf_function *elf_function__merge(struct elf_functions_entry *entr
 	for (f = atomic_load(&entry->head); f; f = f->next) {
 		if (f == best || !f->state.initialized)
 			continue;
-		if (!func_states_match(best->owner->btf, &best->state, f->owner->btf, &f->state))
+		if (!func_states_match(btf, best->owner, &best->state, f->owner, &f->state))
 			merged->inconsistent_proto = true;
 		func_state__or_flags(merged, &f->state);
 	}
@@ -1592,7 +1752,7 @@ static int btf_encoders__add_saved_funcs(const struct btf_encoder_conf *conf, st
 		const char *reason;
 		int err;
 
-		best = elf_function__merge(entry, &merged);
+		best = elf_function__merge(btf, entry, &merged);
 		if (!best)
 			continue;
 		reason = func_skip_reason(conf, entry, &merged);
@@ -1743,8 +1903,11 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct b
 			whole->units.data[i].merged_id = whole->units.data[i].first_id;
 		btf = whole->btf;
 		err = 0;
+	} else if (!conf->base_btf) {
+		btf = btf_encoders__concat_units(encoders, nr, nr_units, &err);
 	} else {
-		btf = conf->base_btf ? btf__new_empty_split(conf->base_btf) : btf__new_empty();
+		/* Split BTF (modules): few types, added one by one on the base. */
+		btf = btf__new_empty_split(conf->base_btf);
 		err = btf ? btf_encoders__append_units(encoders, nr, nr_units, btf) : -ENOMEM;
 	}
 	nr_types = btf ? btf__type_cnt(btf) - 1 : 0;
