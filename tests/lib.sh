@@ -383,3 +383,108 @@ expect_lines()
 	END { exit bad }' "$file" | LC_ALL=C sort
 	return "${PIPESTATUS[0]}"
 }
+
+# --- ELF and DWARF facts, from readelf ----------------------------------------
+
+# elf_func_symbols FILE: the names of FILE's defined STT_FUNC symbols, sorted,
+# one per line (a name defined twice is listed twice).
+elf_func_symbols()
+{
+	readelf -sW "$1" 2> /dev/null |
+		awk '$4 == "FUNC" && $7 != "UND" && NF >= 8 { print $8 }' | LC_ALL=C sort
+}
+
+# dwarf_params FILE NAME: the parameters of function NAME in FILE's DWARF,
+# one line per DW_TAG_subprogram DIE:
+#	declared P...   the DIE that carries the name (the definition, or the
+#	                abstract instance of an inlined or cloned function)
+#	instance P...   an out-of-line instance of it (DW_AT_abstract_origin),
+#	                e.g. a clone's
+# Each P is a DW_TAG_formal_parameter child, in DIE order: its name (taken
+# from its abstract origin when it has none), then "@REG" when its
+# DW_AT_location is a single register (e.g. "x@rdi"), "@list" for a location
+# list, "=const" for a DW_AT_const_value, nothing when it has neither.
+dwarf_params()
+{
+	readelf --debug-dump=info "$1" 2> /dev/null | awk -v fname="$2" '
+	function hex(s,   n, i, c) {
+		n = 0
+		s = tolower(s)
+		sub(/^0x/, "", s)
+		for (i = 1; i <= length(s); i++) {
+			c = index("0123456789abcdef", substr(s, i, 1))
+			if (!c)
+				break
+			n = n * 16 + c - 1
+		}
+		return n
+	}
+	/^ *<[0-9]+><[0-9a-f]+>: Abbrev Number: [0-9]+ \(DW_TAG_/ {
+		split($1, p, /[<>]/)
+		depth = p[2] + 0
+		cur = hex(p[4])
+		tag = $0
+		sub(/.*\(DW_TAG_/, "", tag)
+		sub(/\).*/, "", tag)
+		TAG[cur] = tag
+		stack[depth] = cur
+		if (depth)
+			KIDS[stack[depth - 1]] = KIDS[stack[depth - 1]] " " cur
+		ORDER[++n] = cur
+		next
+	}
+	/^ *<[0-9a-f]+> +DW_AT_name *:/ {
+		v = $0
+		sub(/.*: /, "", v)
+		NAME[cur] = v
+		next
+	}
+	/^ *<[0-9a-f]+> +DW_AT_abstract_origin *:/ {
+		v = $0
+		sub(/.*<0x/, "", v)
+		sub(/>.*/, "", v)
+		ORIGIN[cur] = hex(v)
+		next
+	}
+	/^ *<[0-9a-f]+> +DW_AT_location *:/ {
+		if ($0 ~ /location list/)
+			LOC[cur] = "@list"
+		else if (match($0, /\(DW_OP_reg[0-9]+ \([a-z0-9]+\)\)$/))
+			LOC[cur] = "@" substr($0, RSTART + 1, RLENGTH - 1)
+		else
+			LOC[cur] = "@expr"
+		sub(/^@DW_OP_reg[0-9]+ \(/, "@", LOC[cur])
+		sub(/\)\)$/, "", LOC[cur])
+		next
+	}
+	/^ *<[0-9a-f]+> +DW_AT_const_value *:/ {
+		LOC[cur] = "=const"
+		next
+	}
+	function pname(o) {
+		if (o in NAME)
+			return NAME[o]
+		if ((o in ORIGIN) && (ORIGIN[o] in NAME))
+			return NAME[ORIGIN[o]]
+		return "?"
+	}
+	function params(o,   k, i, m, s) {
+		m = split(KIDS[o], k, " ")
+		s = ""
+		for (i = 1; i <= m; i++)
+			if (TAG[k[i]] == "formal_parameter")
+				s = s " " pname(k[i]) LOC[k[i]]
+		return s
+	}
+	END {
+		for (i = 1; i <= n; i++) {
+			o = ORDER[i]
+			if (TAG[o] != "subprogram")
+				continue
+			if (NAME[o] == fname)
+				print "declared" params(o)
+			else if ((o in ORIGIN) && NAME[ORIGIN[o]] == fname)
+				print "instance" params(o)
+		}
+	}'
+}
