@@ -108,7 +108,7 @@ struct args {
 	const char *input;
 	const char *detached;
 	const char *btf_base;
-	const char *features;
+	char *features;
 	bool features_strict;
 	bool encode;
 	unsigned int jobs;
@@ -225,7 +225,19 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->features_strict = true;
 		/* fall through */
 	case OPT_FEATURES:
-		a->features = arg;
+		/* Repeated lists add up, as kernel Makefiles that append one expect. */
+		if (a->features) {
+			char *both;
+
+			if (asprintf(&both, "%s,%s", a->features, arg) < 0)
+				argp_failure(state, EXIT_FAILURE, ENOMEM, "--btf_features");
+			free(a->features);
+			a->features = both;
+		} else {
+			a->features = strdup(arg);
+			if (!a->features)
+				argp_failure(state, EXIT_FAILURE, ENOMEM, "--btf_features");
+		}
 		break;
 	case OPT_SUPPORTED: {
 		const char *sep = "";
