@@ -49,22 +49,22 @@ struct btf_unit {
 	uint32_t cu_index;
 	uint32_t first_id;
 	uint32_t nr_types;
-	uint32_t merged_id;	/* where first_id went in the merged BTF */
+	uint32_t merged_id; /* where first_id went in the merged BTF */
 };
 
 /* A variable with a static address, as the encoder saw it in a CU. */
 struct btf_var_state {
 	const char *name;
-	uint32_t first_tag, nr_tags;	/* in btf_encoder.var_tags */
+	uint32_t first_tag, nr_tags; /* in btf_encoder.var_tags */
 	uint64_t addr;
-	uint32_t type;		/* in the encoder's BTF once its CU is resolved */
+	uint32_t type; /* in the encoder's BTF once its CU is resolved */
 	uint32_t cu_index;
 	bool external;
 };
 
 /* Where a parameter of a function of the current CU lives. */
 struct cu_param_loc {
-	Dwarf_Attribute attr;	/* DW_AT_location */
+	Dwarf_Attribute attr; /* DW_AT_location */
 	bool has_location;
 	bool has_const_value;
 };
@@ -73,8 +73,8 @@ struct cu_param_loc {
 struct cu_func {
 	struct elf_functions_entry *entry;
 	uint32_t ret_type;
-	uint32_t first_param, nr_params;	/* in btf_encoder.cu.params */
-	uint32_t first_tag, nr_tags;		/* in btf_encoder.cu.tags */
+	uint32_t first_param, nr_params; /* in btf_encoder.cu.params */
+	uint32_t first_tag, nr_tags; /* in btf_encoder.cu.tags */
 	bool varargs;
 	bool optimized_parms, unexpected_reg, uncertain_parm_loc;
 };
@@ -90,13 +90,13 @@ struct btf_encoder {
 		DARRAY(struct die_ref) refs;
 		DARRAY(struct cu_func) funcs;
 		DARRAY(struct btf_func_param) params;
-		DARRAY(struct cu_param_loc) locs;	/* parallel to params */
+		DARRAY(struct cu_param_loc) locs; /* parallel to params */
 		DARRAY(struct btf_decl_tag_ref) tags;
 		uint32_t index;
 		uint32_t first_id;
-		size_t first_var;	/* the CU's first entry in vars */
+		size_t first_var; /* the CU's first entry in vars */
 		int depth;
-		uint32_t int_ref;	/* DIE ref of the CU's "int", or 0 */
+		uint32_t int_ref; /* DIE ref of the CU's "int", or 0 */
 		bool refs_sorted;
 		int err;
 	} cu;
@@ -105,7 +105,7 @@ struct btf_encoder {
 /* The attributes of a DIE that encoding needs, read in one pass. */
 struct die_attrs {
 	const char *name;
-	uint32_t type;		/* type reference (REF_DIE | offset), 0 = void */
+	uint32_t type; /* type reference (REF_DIE | offset), 0 = void */
 	uint64_t byte_size;
 	uint64_t bit_size;
 	uint64_t data_bit_offset;
@@ -120,7 +120,7 @@ struct die_attrs {
 	bool has_upper_bound, has_count, declaration;
 	bool has_const_value, has_low_pc, has_origin, has_location, external;
 	Dwarf_Attribute type_attr;
-	Dwarf_Attribute origin_attr;	/* DW_AT_abstract_origin or DW_AT_specification */
+	Dwarf_Attribute origin_attr; /* DW_AT_abstract_origin or DW_AT_specification */
 	Dwarf_Attribute location_attr;
 };
 
@@ -344,14 +344,12 @@ static int die_attrs__collect(Dwarf_Attribute *attr, void *arg)
 			attr_udata(attr, &a->const_value, NULL);
 		}
 		break;
-	case DW_AT_encoding:
-		{
-			uint64_t enc = 0;
+	case DW_AT_encoding: {
+		uint64_t enc = 0;
 
-			attr_udata(attr, &enc, NULL);
-			a->encoding = enc;
-		}
-		break;
+		attr_udata(attr, &enc, NULL);
+		a->encoding = enc;
+	} break;
 	case DW_AT_declaration:
 		a->declaration = true;
 		break;
@@ -674,7 +672,9 @@ static int encode_struct(struct btf_encoder *e, Dwarf_Die *die)
 		die_attrs__read(&child, &m);
 		err = btf__add_field(e->btf, m.name, m.type, member_bit_offset(&m),
 				     m.has_bit_size ? m.bit_size : 0);
-		err = err ?: btf_encoder__collect_decl_tags(e, &child, btf_vlen(btf__type_by_id(e->btf, id)) - 1);
+		err = err   ?:
+			      btf_encoder__collect_decl_tags(
+				      e, &child, btf_vlen(btf__type_by_id(e->btf, id)) - 1);
 	} while (!err && dwarf_siblingof(&child, &child) == 0);
 	/* Decl tags, and types declared inside the struct, come after its members. */
 	err = err ?: btf_encoder__add_cu_decl_tags(e, id, first_tag);
@@ -748,7 +748,7 @@ out:
 	if (!err && !is64 && is_signed && btf_encoder__has(e, BTF_FEAT_ENUM64)) {
 		struct btf_type *t = (struct btf_type *)btf__type_by_id(e->btf, id);
 
-		t->info |= 1u << 31;	/* kind_flag: signed values */
+		t->info |= 1u << 31; /* kind_flag: signed values */
 	}
 	return err;
 }
@@ -815,7 +815,8 @@ static void die_attrs__inherit(struct die_attrs *a, bool origin_type)
 		Dwarf_Die odie;
 
 		/* Another CU belongs to another worker: not followed. */
-		if (dwarf_whatform(&origin) == DW_FORM_ref_addr || !dwarf_formref_die(&origin, &odie))
+		if (dwarf_whatform(&origin) == DW_FORM_ref_addr ||
+		    !dwarf_formref_die(&origin, &odie))
 			return;
 		die_attrs__read(&odie, &o);
 		a->name = o.name;
@@ -858,7 +859,8 @@ static int parameter_reg(struct btf_encoder *e, Dwarf_Attribute *attr, int expec
 			reg = expr->atom;
 		} else if (expr->atom == DW_OP_entry_value || expr->atom == DW_OP_GNU_entry_value) {
 			if (dwarf_getlocation_attr(attr, expr, &entry_attr) != 0 ||
-			    dwarf_getlocation(&entry_attr, &entry, &entry_len) != 0 || entry_len != 1)
+			    dwarf_getlocation(&entry_attr, &entry, &entry_len) != 0 ||
+			    entry_len != 1)
 				continue;
 			reg = entry->atom;
 		} else {
@@ -875,7 +877,7 @@ static int parameter_reg(struct btf_encoder *e, Dwarf_Attribute *attr, int expec
 static int param_nr_regs(int64_t size)
 {
 	if (size <= 0 || size > 16)
-		return 0;	/* passed in memory */
+		return 0; /* passed in memory */
 	return size > 8 ? 2 : 1;
 }
 
@@ -937,7 +939,8 @@ static int btf_encoder__collect_params(struct btf_encoder *e, Dwarf_Die *die, st
 			loc->attr = p.location_attr;
 			loc->has_location = p.has_location;
 			loc->has_const_value = p.has_const_value;
-			err = btf_encoder__collect_decl_tags(e, &child, e->cu.params.nr - 1 - f->first_param);
+			err = btf_encoder__collect_decl_tags(e, &child,
+							     e->cu.params.nr - 1 - f->first_param);
 			break;
 		case DW_TAG_unspecified_parameters:
 			f->varargs = true;
@@ -1204,7 +1207,8 @@ static int btf_encoder__resolve_cu(struct btf_encoder *e)
 static bool names_match(const struct btf *b1, const struct btf_type *t1, const struct btf *b2,
 			const struct btf_type *t2)
 {
-	return !strcmp(btf__name_by_offset(b1, t1->name_off), btf__name_by_offset(b2, t2->name_off));
+	return !strcmp(btf__name_by_offset(b1, t1->name_off),
+		       btf__name_by_offset(b2, t2->name_off));
 }
 
 /*
@@ -1340,7 +1344,8 @@ static int btf_encoder__save_func(struct btf_encoder *e, struct elf_function *no
 		state->tags = malloc(f->nr_tags * sizeof(*state->tags));
 		if (!state->tags)
 			return -ENOMEM;
-		memcpy(state->tags, &e->cu.tags.data[f->first_tag], f->nr_tags * sizeof(*state->tags));
+		memcpy(state->tags, &e->cu.tags.data[f->first_tag],
+		       f->nr_tags * sizeof(*state->tags));
 		state->nr_tags = f->nr_tags;
 	}
 	if (cur.nr_params) {
@@ -1456,7 +1461,7 @@ static double now(void)
 struct unit_ref {
 	struct btf_encoder *encoder;
 	const struct btf_unit *unit;
-	size_t index;	/* of the encoder */
+	size_t index; /* of the encoder */
 };
 
 static int unit_ref__cmp(const void *a, const void *b)
@@ -1542,7 +1547,8 @@ static int btf_encoders__append_units(struct btf_encoder **encoders, unsigned in
 		return -ENOMEM;
 	for (i = 0; i < nr; i++)
 		for (j = 0; j < encoders[i]->units.nr; j++)
-			refs[n++] = (struct unit_ref){ encoders[i], &encoders[i]->units.data[j], i };
+			refs[n++] =
+				(struct unit_ref){ encoders[i], &encoders[i]->units.data[j], i };
 	qsort(refs, n, sizeof(*refs), unit_ref__cmp);
 	for (i = 0; i < n && !err; i++) {
 		((struct btf_unit *)refs[i].unit)->merged_id = btf__type_cnt(btf);
@@ -1601,7 +1607,8 @@ static struct btf *btf_encoders__concat_units(struct btf_encoder **encoders, uns
 					      size_t nr_units, int *errp)
 {
 	size_t types_len = 0, strs_len = 0, n = 0, i, j, len;
-	uint32_t *strs_base = calloc(nr, sizeof(*strs_base)), *strs_end = calloc(nr, sizeof(*strs_end));
+	uint32_t *strs_base = calloc(nr, sizeof(*strs_base)),
+		 *strs_end = calloc(nr, sizeof(*strs_end));
 	struct unit_ref *refs = calloc(nr_units ?: 1, sizeof(*refs));
 	struct btf_header *hdr;
 	struct btf *btf = NULL;
@@ -1629,9 +1636,12 @@ static struct btf *btf_encoders__concat_units(struct btf_encoder **encoders, uns
 	if (!buf)
 		goto out;
 	hdr = (struct btf_header *)buf;
-	*hdr = (struct btf_header){ .magic = BTF_MAGIC, .version = BTF_VERSION,
-				    .hdr_len = sizeof(*hdr), .type_len = types_len,
-				    .str_off = types_len, .str_len = strs_len };
+	*hdr = (struct btf_header){ .magic = BTF_MAGIC,
+				    .version = BTF_VERSION,
+				    .hdr_len = sizeof(*hdr),
+				    .type_len = types_len,
+				    .str_off = types_len,
+				    .str_len = strs_len };
 	p = buf + sizeof(*hdr);
 	for (i = 0; i < n; i++) {
 		struct btf_unit *u = (struct btf_unit *)refs[i].unit;
@@ -1774,7 +1784,7 @@ struct var_ref {
 	const struct btf_encoder *encoder;
 	const struct btf_var_state *var;
 	const struct elf_section *sec;
-	uint32_t type;		/* in the merged BTF */
+	uint32_t type; /* in the merged BTF */
 	uint32_t size;
 };
 
@@ -1826,7 +1836,8 @@ static int btf__add_section_vars(struct btf *btf, const struct var_ref *refs, si
 
 		if (v->addr - sec->addr + refs[i].size > end)
 			end = v->addr - sec->addr + refs[i].size;
-		id = btf__add_var(btf, v->name, v->external ? BTF_VAR_GLOBAL_ALLOCATED : BTF_VAR_STATIC,
+		id = btf__add_var(btf, v->name,
+				  v->external ? BTF_VAR_GLOBAL_ALLOCATED : BTF_VAR_STATIC,
 				  refs[i].type);
 		if (id < 0)
 			return id;
@@ -1838,14 +1849,13 @@ static int btf__add_section_vars(struct btf *btf, const struct var_ref *refs, si
 	for (i = 0; i < n && id >= 0; i++) {
 		const struct btf_var_state *v = refs[i].var;
 
-		id = btf__add_decl_tags(btf, first + i, &refs[i].encoder->var_tags.data[v->first_tag],
-					v->nr_tags);
+		id = btf__add_decl_tags(btf, first + i,
+					&refs[i].encoder->var_tags.data[v->first_tag], v->nr_tags);
 	}
 	return id < 0 ? id : 0;
 }
 
-static int btf_encoders__add_vars(struct btf_encoder **encoders, unsigned int nr,
-				  struct btf *btf)
+static int btf_encoders__add_vars(struct btf_encoder **encoders, unsigned int nr, struct btf *btf)
 {
 	const struct btf_encoder_conf *conf = encoders[0]->conf;
 	size_t total = 0, n = 0, i, j;
@@ -1860,7 +1870,8 @@ static int btf_encoders__add_vars(struct btf_encoder **encoders, unsigned int nr
 	for (i = 0; i < nr; i++) {
 		for (j = 0; j < encoders[i]->vars.nr; j++) {
 			const struct btf_var_state *v = &encoders[i]->vars.data[j];
-			const struct elf_section *sec = elf_symtab__section_at(conf->symtab, v->addr);
+			const struct elf_section *sec =
+				elf_symtab__section_at(conf->symtab, v->addr);
 			uint32_t type = btf_encoder__merged_id(encoders[i], v->type);
 			int64_t size = btf__resolve_size(btf, type);
 
@@ -1920,7 +1931,8 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct b
 	if (!err)
 		err = btf__dedup(btf, NULL);
 	if (conf->verbose)
-		fprintf(stderr, "btf_encoder: merge %.3f s (%zu units, %u types), functions and variables %.3f s, dedup %.3f s (%u types)\n",
+		fprintf(stderr,
+			"btf_encoder: merge %.3f s (%zu units, %u types), functions and variables %.3f s, dedup %.3f s (%u types)\n",
 			t_units - t_start, nr_units, nr_types, t_funcs - t_units, now() - t_funcs,
 			btf__type_cnt(btf) - 1);
 	if (whole)

@@ -51,7 +51,7 @@ enum btf_feature {
 
 /* Built once by pahole.c before any encoder exists; read-only after. */
 struct btf_encoder_conf {
-	unsigned int features;	/* BTF_FEAT() bits */
+	unsigned int features; /* BTF_FEAT() bits */
 	int verbose;
 	unsigned int jobs;
 	/* DW_LANG_* values whose CUs are skipped; zero-terminated. */

@@ -18,9 +18,9 @@ struct btf_ids {
 	const struct elf_section *sec;
 	const uint8_t *data;
 	size_t size;
-	uint64_t *set_starts;	/* every set and list start, sorted */
+	uint64_t *set_starts; /* every set and list start, sorted */
 	size_t nr_starts;
-	uint64_t *set8_starts;	/* the set8 starts among them, sorted */
+	uint64_t *set8_starts; /* the set8 starts among them, sorted */
 	size_t nr_set8;
 };
 
@@ -89,10 +89,9 @@ static void btf_ids__mark(const struct btf_ids *ids, const struct elf_sym *s,
 	size_t len;
 
 	if (!btf_ids__is_set8(ids, set) || !btf_ids__u32(ids, set + 4, &set_flags) ||
-	    !(set_flags & BTF_SET8_KFUNCS) ||
-	    !btf_ids__u32(ids, s->addr + 4, &flags))
+	    !(set_flags & BTF_SET8_KFUNCS) || !btf_ids__u32(ids, s->addr + 4, &flags))
 		return;
-	end = strrchr(s->name, '_');	/* the __<n> that keeps symbols unique */
+	end = strrchr(s->name, '_'); /* the __<n> that keeps symbols unique */
 	len = end - s->name - strlen(FUNC_PREFIX) - 1;
 	if (end < s->name + strlen(FUNC_PREFIX) + 2 || len >= sizeof(name))
 		return;
@@ -101,8 +100,7 @@ static void btf_ids__mark(const struct btf_ids *ids, const struct elf_sym *s,
 	elf_functions__mark_kfunc(functions, name, flags & KF_FASTCALL);
 }
 
-int btf_ids__mark_kfuncs(Elf *elf, const struct elf_symtab *symtab,
-			 struct elf_functions *functions)
+int btf_ids__mark_kfuncs(Elf *elf, const struct elf_symtab *symtab, struct elf_functions *functions)
 {
 	uint32_t shndx = elf_symtab__find_section(symtab, ".BTF_ids");
 	struct btf_ids ids = { .sec = elf_symtab__section(symtab, shndx) };

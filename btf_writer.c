@@ -30,7 +30,7 @@ struct out_file {
 	char dir[PATH_MAX];
 	char tmp[PATH_MAX];
 	int fd;
-	bool named;	/* made with mkstemp: the filesystem has no O_TMPFILE */
+	bool named; /* made with mkstemp: the filesystem has no O_TMPFILE */
 };
 
 static void out_file__set_pending(const char *tmp)
@@ -262,7 +262,8 @@ static int elf_write_headers(Elf *elf, int fd, const GElf_Shdr *shdrs, const GEl
 	bool is64 = gelf_getclass(elf) == ELFCLASS64;
 	size_t one = ehdr ? (is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr)) :
 			    (is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr));
-	Elf_Data src = { .d_type = ehdr ? ELF_T_EHDR : ELF_T_SHDR, .d_version = EV_CURRENT,
+	Elf_Data src = { .d_type = ehdr ? ELF_T_EHDR : ELF_T_SHDR,
+			 .d_version = EV_CURRENT,
 			 .d_size = one * n };
 	Elf_Data dst = src;
 	void *mem = calloc(n ?: 1, one), *out = calloc(n ?: 1, one);

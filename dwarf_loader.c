@@ -28,7 +28,7 @@
 struct dwarf_loader {
 	int fd;
 	Elf *elf;
-	Dwarf *dwarf;	/* owned by dwfl when the file is relocatable */
+	Dwarf *dwarf; /* owned by dwfl when the file is relocatable */
 	Dwfl *dwfl;
 	Dwfl_Module *module;
 };
@@ -218,7 +218,7 @@ Elf *dwarf_loader__elf(const struct dwarf_loader *l)
 struct cu_queue {
 	pthread_mutex_t lock;
 	Dwarf *dwarf;
-	Dwarf_CU *cu;		/* the last CU handed out */
+	Dwarf_CU *cu; /* the last CU handed out */
 	uint32_t next_index;
 	bool done;
 	int err;

@@ -36,8 +36,7 @@ typedef int (*dwarf_cu_fn)(void *worker_ctx, Dwarf_Die *cu_die, uint32_t cu_inde
  * CU it takes from the shared queue, skipping the CUs whose DW_AT_language
  * is in the zero-terminated @lang_exclude.
  */
-int dwarf_loader__for_each_cu(struct dwarf_loader *loader, unsigned int nr_workers,
-			      dwarf_cu_fn fn, void **worker_ctx, const int *lang_exclude,
-			      int verbose);
+int dwarf_loader__for_each_cu(struct dwarf_loader *loader, unsigned int nr_workers, dwarf_cu_fn fn,
+			      void **worker_ctx, const int *lang_exclude, int verbose);
 
 #endif /* _DWARF_LOADER_H_ */

@@ -8,11 +8,11 @@
 #include "elf_symtab.h"
 
 struct elf_functions {
-	struct elf_functions_entry *entries;	/* sorted by name */
+	struct elf_functions_entry *entries; /* sorted by name */
 	size_t nr_entries;
-	uint32_t *index;	/* open addressing: entry number + 1, 0 = empty */
+	uint32_t *index; /* open addressing: entry number + 1, 0 = empty */
 	size_t index_mask;
-	struct elf_function *first_nodes;	/* one unowned node per entry */
+	struct elf_function *first_nodes; /* one unowned node per entry */
 	char *names;
 };
 
@@ -63,7 +63,8 @@ static bool is_clone_suffix(const char *suffix)
 		for (i = 0; i < sizeof(clones) / sizeof(clones[0]); i++)
 			if (len == strlen(clones[i]) && !strncmp(suffix, clones[i], len))
 				clone = true;
-		if ((len == 4 && !strncmp(suffix, "part", 4)) || (len == 4 && !strncmp(suffix, "cold", 4)))
+		if ((len == 4 && !strncmp(suffix, "part", 4)) ||
+		    (len == 4 && !strncmp(suffix, "cold", 4)))
 			return false;
 		suffix += len + (suffix[len] == '.');
 	}
@@ -132,8 +133,8 @@ static int elf_functions__fill(struct elf_functions *fns, const struct func_sym 
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		const struct func_sym *s = &syms[i];
-		struct elf_functions_entry *e = fns->nr_entries ? &fns->entries[fns->nr_entries - 1] :
-								  NULL;
+		struct elf_functions_entry *e =
+			fns->nr_entries ? &fns->entries[fns->nr_entries - 1] : NULL;
 
 		if (!e || strncmp(e->name, s->name, s->len) || e->name[s->len]) {
 			e = &fns->entries[fns->nr_entries++];

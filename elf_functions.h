@@ -38,13 +38,13 @@ struct btf_func_state {
 	struct btf_decl_tag_ref *tags;
 	uint32_t nr_tags;
 	uint32_t ret_type;
-	uint32_t cu_index;	/* the first CU that defined the function */
+	uint32_t cu_index; /* the first CU that defined the function */
 	bool initialized;
 	bool varargs;
-	bool inconsistent_proto;	/* prototypes differ between CUs */
-	bool optimized_parms;		/* a parameter is optimized out */
-	bool unexpected_reg;		/* a parameter is not where the ABI puts it */
-	bool uncertain_parm_loc;	/* a parameter's location cannot be known */
+	bool inconsistent_proto; /* prototypes differ between CUs */
+	bool optimized_parms; /* a parameter is optimized out */
+	bool unexpected_reg; /* a parameter is not where the ABI puts it */
+	bool uncertain_parm_loc; /* a parameter's location cannot be known */
 };
 
 struct elf_function {
@@ -58,10 +58,10 @@ struct elf_functions_entry {
 	const char *name;
 	struct elf_function *_Atomic head;
 	uint64_t addr;
-	bool exact;		/* a symbol has exactly this name */
-	bool suffixed;		/* a symbol is a compiler clone of it (name.suffix) */
-	bool ambiguous_addr;	/* symbols of this name are at several addresses */
-	bool kfunc;		/* in a kfunc set of .BTF_ids */
+	bool exact; /* a symbol has exactly this name */
+	bool suffixed; /* a symbol is a compiler clone of it (name.suffix) */
+	bool ambiguous_addr; /* symbols of this name are at several addresses */
+	bool kfunc; /* in a kfunc set of .BTF_ids */
 	bool fastcall;
 };
 
@@ -86,11 +86,9 @@ struct elf_function *elf_functions__claim(struct elf_functions_entry *entry,
 					  struct btf_encoder *owner);
 
 size_t elf_functions__nr_entries(const struct elf_functions *functions);
-struct elf_functions_entry *elf_functions__entry(const struct elf_functions *functions,
-						 size_t i);
+struct elf_functions_entry *elf_functions__entry(const struct elf_functions *functions, size_t i);
 
 /* Marks @name as a kfunc (and fastcall) when it is in the table. */
-void elf_functions__mark_kfunc(struct elf_functions *functions, const char *name,
-			       bool fastcall);
+void elf_functions__mark_kfunc(struct elf_functions *functions, const char *name, bool fastcall);
 
 #endif /* _ELF_FUNCTIONS_H_ */

@@ -9,7 +9,7 @@
 struct elf_symtab {
 	struct elf_sym *syms;
 	size_t nr_syms;
-	const struct elf_sym **by_addr;	/* syms sorted by address */
+	const struct elf_sym **by_addr; /* syms sorted by address */
 	struct elf_section *sections;
 	size_t nr_sections;
 	int relocatable;
@@ -104,8 +104,8 @@ static int elf_symtab__sort(struct elf_symtab *st)
 	return 0;
 }
 
-const struct elf_sym *elf_symtab__find(const struct elf_symtab *st, uint64_t addr,
-				       const char *name, int type)
+const struct elf_sym *elf_symtab__find(const struct elf_symtab *st, uint64_t addr, const char *name,
+				       int type)
 {
 	size_t lo = 0, hi = st->nr_syms;
 

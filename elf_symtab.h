@@ -13,16 +13,16 @@ struct elf_sym {
 	uint64_t addr;
 	uint64_t size;
 	uint32_t shndx;
-	uint8_t type;	/* STT_* */
-	uint8_t bind;	/* STB_* */
+	uint8_t type; /* STT_* */
+	uint8_t bind; /* STB_* */
 };
 
 struct elf_section {
 	const char *name;
 	uint64_t addr;
 	uint64_t size;
-	uint64_t flags;	/* SHF_* */
-	uint32_t type;	/* SHT_* */
+	uint64_t flags; /* SHF_* */
+	uint32_t type; /* SHT_* */
 	uint32_t index;
 };
 

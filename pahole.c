@@ -35,7 +35,7 @@
 
 struct btf_feature_desc {
 	const char *name;
-	bool in_default;	/* part of --btf_features=default */
+	bool in_default; /* part of --btf_features=default */
 	bool implemented;
 };
 
@@ -113,7 +113,7 @@ struct args {
 	bool encode;
 	unsigned int jobs;
 	int verbose;
-	unsigned int legacy_on, legacy_off;	/* features set by pahole's older options */
+	unsigned int legacy_on, legacy_off; /* features set by pahole's older options */
 	int lang_exclude[NR_LANGS + 1];
 };
 
@@ -339,8 +339,8 @@ static int parse_features(const struct args *a, unsigned int *features)
 		if (f < BTF_FEAT__NR) {
 			*features |= 1u << f;
 		} else if (a->features_strict) {
-			fprintf(stderr, "pahole: unknown BTF feature '%s' in --btf_features_strict\n",
-				tok);
+			fprintf(stderr,
+				"pahole: unknown BTF feature '%s' in --btf_features_strict\n", tok);
 			err = -EINVAL;
 			break;
 		}
@@ -357,8 +357,7 @@ static int args__conf(const struct args *a, struct btf_encoder_conf *conf)
 	if (a->features)
 		return parse_features(a, &conf->features);
 	/* Without --btf_features: what pahole's older options select. */
-	conf->features = BTF_FEAT(VAR) | BTF_FEAT(DECL_TAG) | BTF_FEAT(TYPE_TAG) |
-			 BTF_FEAT(ENUM64);
+	conf->features = BTF_FEAT(VAR) | BTF_FEAT(DECL_TAG) | BTF_FEAT(TYPE_TAG) | BTF_FEAT(ENUM64);
 	conf->features = (conf->features | a->legacy_on) & ~a->legacy_off;
 	return 0;
 }
@@ -400,12 +399,12 @@ struct param_regs {
 };
 
 static const struct param_regs param_regs[] = {
-	{ EM_X86_64, 6, { 5, 4, 1, 2, 8, 9 } },		/* rdi rsi rdx rcx r8 r9 */
-	{ EM_AARCH64, 8, { 0, 1, 2, 3, 4, 5, 6, 7 } },	/* x0-x7 */
-	{ EM_RISCV, 8, { 10, 11, 12, 13, 14, 15, 16, 17 } },	/* a0-a7 */
-	{ EM_S390, 5, { 2, 3, 4, 5, 6 } },		/* r2-r6 */
-	{ EM_PPC64, 8, { 3, 4, 5, 6, 7, 8, 9, 10 } },	/* r3-r10 */
-	{ EM_LOONGARCH, 8, { 4, 5, 6, 7, 8, 9, 10, 11 } },	/* a0-a7 */
+	{ EM_X86_64, 6, { 5, 4, 1, 2, 8, 9 } }, /* rdi rsi rdx rcx r8 r9 */
+	{ EM_AARCH64, 8, { 0, 1, 2, 3, 4, 5, 6, 7 } }, /* x0-x7 */
+	{ EM_RISCV, 8, { 10, 11, 12, 13, 14, 15, 16, 17 } }, /* a0-a7 */
+	{ EM_S390, 5, { 2, 3, 4, 5, 6 } }, /* r2-r6 */
+	{ EM_PPC64, 8, { 3, 4, 5, 6, 7, 8, 9, 10 } }, /* r3-r10 */
+	{ EM_LOONGARCH, 8, { 4, 5, 6, 7, 8, 9, 10, 11 } }, /* a0-a7 */
 };
 
 static void conf__set_param_regs(struct btf_encoder_conf *conf, Elf *elf)
@@ -475,8 +474,10 @@ static int silent_libbpf_print(enum libbpf_print_level level, const char *fmt, v
 int main(int argc, char *argv[])
 {
 	static const struct argp argp = {
-		options, parse_opt, "FILE",
-		"Encode the DWARF of a vmlinux or kernel module as BTF.", NULL, NULL, NULL,
+		options, parse_opt,
+		"FILE",	 "Encode the DWARF of a vmlinux or kernel module as BTF.",
+		NULL,	 NULL,
+		NULL,
 	};
 	pthread_mutex_t libdw_lock = PTHREAD_MUTEX_INITIALIZER;
 	struct btf_encoder_conf conf = {};
@@ -511,7 +512,8 @@ int main(int argc, char *argv[])
 		if (!conf.functions)
 			err = -ENOMEM;
 		else if (btf_encoder_conf__has(&conf, BTF_FEAT_DECL_TAG_KFUNCS))
-			err = btf_ids__mark_kfuncs(dwarf_loader__elf(loader), symtab, conf.functions);
+			err = btf_ids__mark_kfuncs(dwarf_loader__elf(loader), symtab,
+						   conf.functions);
 	}
 	conf__set_param_regs(&conf, dwarf_loader__elf(loader));
 	if (!err && args.btf_base) {

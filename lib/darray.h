@@ -19,19 +19,18 @@
 void *darray__grow(void **data, size_t *capacity, size_t elem_size, size_t min);
 
 /* A pointer to a new, uninitialized last element, or NULL. */
-#define darray_push(a)                                                                      \
-	((a)->nr < (a)->capacity ||                                                         \
-			 darray__grow((void **)&(a)->data, &(a)->capacity, sizeof(*(a)->data), \
-				      (a)->nr + 1) ?                                        \
-		 &(a)->data[(a)->nr++] :                                                    \
+#define darray_push(a)                                                                \
+	((a)->nr < (a)->capacity || darray__grow((void **)&(a)->data, &(a)->capacity, \
+						 sizeof(*(a)->data), (a)->nr + 1) ?   \
+		 &(a)->data[(a)->nr++] :                                              \
 		 NULL)
 
-#define darray_free(a)                  \
-	do {                            \
-		free((a)->data);        \
-		(a)->data = NULL;       \
-		(a)->nr = 0;            \
-		(a)->capacity = 0;      \
+#define darray_free(a)             \
+	do {                       \
+		free((a)->data);   \
+		(a)->data = NULL;  \
+		(a)->nr = 0;       \
+		(a)->capacity = 0; \
 	} while (0)
 
 #endif /* _LIB_DARRAY_H_ */

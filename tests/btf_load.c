@@ -25,16 +25,15 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#define EXIT_REJECTED	1
-#define EXIT_USAGE	2
-#define EXIT_SKIP	77
+#define EXIT_REJECTED 1
+#define EXIT_USAGE 2
+#define EXIT_SKIP 77
 
 /* Everything libbpf tells us (warnings and info), printed on failure. */
 static char *log_text;
 static size_t log_len;
 
-static int capture_print(enum libbpf_print_level level, const char *fmt,
-			 va_list args)
+static int capture_print(enum libbpf_print_level level, const char *fmt, va_list args)
 {
 	va_list copy;
 	char *grown;
@@ -61,8 +60,7 @@ static int capture_print(enum libbpf_print_level level, const char *fmt,
 static void dump_log(void)
 {
 	if (log_len)
-		fprintf(stderr, "%s%s", log_text,
-			log_text[log_len - 1] == '\n' ? "" : "\n");
+		fprintf(stderr, "%s%s", log_text, log_text[log_len - 1] == '\n' ? "" : "\n");
 }
 
 int main(int argc, char **argv)
@@ -80,8 +78,7 @@ int main(int argc, char **argv)
 	btf = btf__parse_raw(argv[1]);
 	if (!btf) {
 		err = -errno;
-		fprintf(stderr, "%s: libbpf cannot parse raw BTF: %s\n",
-			argv[1], strerror(-err));
+		fprintf(stderr, "%s: libbpf cannot parse raw BTF: %s\n", argv[1], strerror(-err));
 		dump_log();
 		return EXIT_REJECTED;
 	}
@@ -89,13 +86,12 @@ int main(int argc, char **argv)
 	err = btf__load_into_kernel(btf);
 	if (err) {
 		if (err == -EPERM || err == -ENOSYS) {
-			printf("%s: bpf(BPF_BTF_LOAD) not permitted here: %s\n",
-			       argv[1], strerror(-err));
+			printf("%s: bpf(BPF_BTF_LOAD) not permitted here: %s\n", argv[1],
+			       strerror(-err));
 			btf__free(btf);
 			return EXIT_SKIP;
 		}
-		fprintf(stderr, "%s: kernel rejected BTF: %s\n", argv[1],
-			strerror(-err));
+		fprintf(stderr, "%s: kernel rejected BTF: %s\n", argv[1], strerror(-err));
 		dump_log();
 		btf__free(btf);
 		return EXIT_REJECTED;
