@@ -882,6 +882,28 @@ static int param_nr_regs(int64_t size)
 }
 
 /*
+ * Whether @id is a struct or union laid out with less than its members'
+ * alignment: passed on the stack, where such an argument sits cannot be
+ * told from BTF.
+ */
+static bool is_packed_composite(const struct btf *btf, uint32_t id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, btf__resolve_type(btf, id));
+	const struct btf_member *m;
+	int i, natural = 1;
+
+	if (!t || !btf_is_composite(t))
+		return false;
+	for (i = 0, m = btf_members(t); i < btf_vlen(t); i++, m++) {
+		int align = btf__align_of(btf, m->type);
+
+		if (align > natural)
+			natural = align;
+	}
+	return btf__align_of(btf, btf__resolve_type(btf, id)) < natural;
+}
+
+/*
  * Checks that each parameter arrives where the ABI puts it, now that its
  * type, and so the number of registers it takes, is known.
  */
@@ -896,6 +918,10 @@ static void btf_encoder__check_params(struct btf_encoder *e, struct cu_func *f)
 		int nr_regs = param_nr_regs(btf__resolve_size(e->btf, type));
 		int expected, reg;
 
+		bool on_stack = !nr_regs || regs_used + nr_regs > e->conf->nr_param_regs;
+
+		if (on_stack && is_packed_composite(e->btf, type))
+			f->uncertain_parm_loc = true;
 		if (!loc->has_location) {
 			f->optimized_parms = true;
 		} else if (regs_used < e->conf->nr_param_regs && nr_regs == 1) {
