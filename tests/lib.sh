@@ -488,3 +488,120 @@ dwarf_params()
 		}
 	}'
 }
+
+# --- ELF files rewritten in place --------------------------------------------
+
+# elf_cmp_sections BEFORE AFTER [NAME...]: every section of the ELF file
+# BEFORE, but those called NAME, is in the ELF file AFTER (matched by name,
+# and by order among sections of the same name) with the same section header
+# (offset included) and the same bytes; the program headers are the same, and
+# so is the ELF header but for e_shoff and e_shnum.  A NAME ending in "+"
+# (e.g. .shstrtab+) may move and grow, but must start with its old bytes.
+# Prints the differences (at most 10) and fails if there are any, else prints
+# how many sections were compared.  Reads the files with mmap, so it is quick
+# on a big vmlinux.
+elf_cmp_sections()
+{
+	python3 - "$@" <<'EOF'
+import mmap, struct, sys
+
+def load(path):
+    f = open(path, 'rb')
+    m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    if m[:4] != b'\x7fELF':
+        sys.exit('%s: not an ELF file' % path)
+    is64, end = m[4] == 2, '<' if m[5] == 1 else '>'
+    eh = end + ('16sHHIQQQIHHHHHH' if is64 else '16sHHIIIIIHHHHHH')
+    sh = end + ('IIQQQQIIQQ' if is64 else 'IIIIIIIIII')
+    e = struct.unpack_from(eh, m, 0)
+    phoff, shoff, phentsize, phnum = e[5], e[6], e[9], e[10]
+    shentsize, shnum, shstrndx = e[11], e[12], e[13]
+    first = struct.unpack_from(sh, m, shoff) if shoff else None
+    if first and shnum == 0:
+        shnum = first[5]
+    if first and shstrndx == 0xffff:
+        shstrndx = first[6]
+    shdrs = [struct.unpack_from(sh, m, shoff + i * shentsize) for i in range(shnum)]
+    strs = shdrs[shstrndx] if shstrndx < shnum else None
+    def name(s):
+        if not strs:
+            return '?'
+        o = strs[4] + s[0]
+        return m[o:m.find(b'\0', o)].decode('latin-1')
+    secs, seen = {}, {}
+    for i, s in enumerate(shdrs):
+        n = name(s)
+        k = seen.get(n, 0)
+        seen[n] = k + 1
+        secs[(n, k)] = (i, s)
+    ehdr = list(e)
+    ehdr[6] = ehdr[12] = None
+    return dict(m=m, ehdr=ehdr, phdrs=m[phoff:phoff + phentsize * phnum], secs=secs)
+
+before, after = sys.argv[1], sys.argv[2]
+skip = set(n for n in sys.argv[3:] if not n.endswith('+'))
+grow = set(n[:-1] for n in sys.argv[3:] if n.endswith('+'))
+a, b = load(before), load(after)
+diffs = []
+if a['ehdr'] != b['ehdr']:
+    diffs.append('the ELF headers differ (beyond e_shoff, e_shnum)')
+if a['phdrs'] != b['phdrs']:
+    diffs.append('the program headers differ')
+fields = ('sh_name', 'sh_type', 'sh_flags', 'sh_addr', 'sh_offset', 'sh_size',
+          'sh_link', 'sh_info', 'sh_addralign', 'sh_entsize')
+n = 0
+for key, (i, s) in a['secs'].items():
+    if key[0] in skip:
+        continue
+    n += 1
+    what = '[%d] %s%s' % (i, key[0], ' #%d' % key[1] if key[1] else '')
+    if key not in b['secs']:
+        diffs.append('%s: missing in %s' % (what, after))
+        continue
+    j, t = b['secs'][key]
+    if key[0] in grow:
+        if s[1] != 8 and (t[5] < s[5] or a['m'][s[4]:s[4] + s[5]] != b['m'][t[4]:t[4] + s[5]]):
+            diffs.append('%s: does not start with its old bytes' % what)
+        continue
+    bad = [f for f, x, y in zip(fields, s, t) if x != y]
+    if i != j:
+        bad.insert(0, 'index %d' % j)
+    if bad:
+        diffs.append('%s: header differs: %s' % (what, ', '.join(bad)))
+        continue
+    if s[1] == 8:  # SHT_NOBITS
+        continue
+    off, size, step = s[4], s[5], 1 << 26
+    for o in range(off, off + size, step):
+        l = min(step, off + size - o)
+        if a['m'][o:o + l] != b['m'][o:o + l]:
+            diffs.append('%s: bytes differ at offset %#x' % (what, o))
+            break
+for d in diffs[:10]:
+    print('\t' + d)
+if diffs:
+    sys.exit(1)
+print('\t%d sections the same' % n)
+EOF
+}
+
+# readelf_clean FILE [OPTION...]: readelf -W OPTIONs (default -a) reads FILE
+# with exit status 0 and without a warning or an error; prints them if not.
+readelf_clean()
+{
+	local file=$1 out rc
+	shift
+	out=$(LC_ALL=C readelf -W "${@:--a}" "$file" 2>&1 > /dev/null)
+	rc=$?
+	[ "$rc" -eq 0 ] && ! grep -qiE 'warning|error' <<< "$out" && return 0
+	echo "	readelf -W ${*:--a} $file: exit $rc"
+	head -n 5 <<< "$out" | sed 's/^/	| /'
+	return 1
+}
+
+# pahole_temps DIR: list the temporary files that writing a FILE in DIR
+# in place uses (.FILE.pahole-XXXXXX); prints nothing when there are none.
+pahole_temps()
+{
+	find "$1" -maxdepth 1 -name '.*.pahole-*' -printf '%f\n'
+}
