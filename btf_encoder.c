@@ -1747,21 +1747,70 @@ static struct elf_function *elf_function__merge(const struct btf *btf,
 	return best;
 }
 
-static int btf__add_func_state(struct btf *btf, const struct elf_functions_entry *entry,
+/* kfuncs whose pointer (the return value: -1, or an argument) is into a BPF arena. */
+static const struct {
+	const char *name;
+	int arg;
+} arena_kfuncs[] = {
+	{ "bpf_arena_alloc_pages", -1 },
+	{ "bpf_arena_free_pages", 1 },
+};
+
+/*
+ * With the attributes feature, an arena pointer becomes a pointer to a
+ * TYPE_TAG "address_space(1)" with kind_flag set: an attribute, not a tag.
+ */
+static int btf__arena_ptr(struct btf *btf, const struct btf_encoder_conf *conf,
+			  const struct elf_functions_entry *entry, int arg, uint32_t *id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, *id);
+	struct btf_type *tag;
+	size_t i;
+	int tag_id;
+
+	if (!entry->kfunc || !btf_encoder_conf__has(conf, BTF_FEAT_ATTRIBUTES) || !t ||
+	    !btf_is_ptr(t))
+		return 0;
+	for (i = 0; i < sizeof(arena_kfuncs) / sizeof(arena_kfuncs[0]); i++)
+		if (arena_kfuncs[i].arg == arg && !strcmp(arena_kfuncs[i].name, entry->name))
+			break;
+	if (i == sizeof(arena_kfuncs) / sizeof(arena_kfuncs[0]))
+		return 0;
+	tag_id = btf__add_type_tag(btf, "address_space(1)", t->type);
+	if (tag_id < 0)
+		return tag_id;
+	tag = (struct btf_type *)btf__type_by_id(btf, tag_id);
+	tag->info |= 1u << 31;
+	tag_id = btf__add_ptr(btf, tag_id);
+	if (tag_id < 0)
+		return tag_id;
+	*id = tag_id;
+	return 0;
+}
+
+static int btf__add_func_state(struct btf *btf, const struct btf_encoder_conf *conf,
+			       const struct elf_functions_entry *entry,
 			       const struct btf_encoder *e, const struct btf_func_state *s)
 {
+	uint32_t ret = btf_encoder__merged_id(e, s->ret_type), i, *params;
 	int proto, func, err;
-	uint32_t i;
 
-	proto = btf__add_func_proto(btf, btf_encoder__merged_id(e, s->ret_type));
+	params = calloc(s->nr_params ?: 1, sizeof(*params));
+	if (!params)
+		return -ENOMEM;
+	err = btf__arena_ptr(btf, conf, entry, -1, &ret);
+	for (i = 0; i < s->nr_params && !err; i++) {
+		params[i] = btf_encoder__merged_id(e, s->params[i].type);
+		err = btf__arena_ptr(btf, conf, entry, i, &params[i]);
+	}
+	proto = err ?: btf__add_func_proto(btf, ret);
+	for (i = 0; i < s->nr_params && proto > 0 && !err; i++)
+		err = btf__add_func_param(btf, s->params[i].name, params[i]);
+	free(params);
 	if (proto < 0)
 		return proto;
-	for (i = 0; i < s->nr_params; i++) {
-		err = btf__add_func_param(btf, s->params[i].name,
-					  btf_encoder__merged_id(e, s->params[i].type));
-		if (err)
-			return err;
-	}
+	if (err)
+		return err;
 	if (s->varargs) {
 		err = btf__add_func_param(btf, NULL, 0);
 		if (err)
@@ -1797,7 +1846,7 @@ static int btf_encoders__add_saved_funcs(const struct btf_encoder_conf *conf, st
 				fprintf(stderr, "skipping function %s: %s\n", entry->name, reason);
 			continue;
 		}
-		err = btf__add_func_state(btf, entry, best->owner, &merged);
+		err = btf__add_func_state(btf, conf, entry, best->owner, &merged);
 		if (err)
 			return err;
 	}

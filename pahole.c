@@ -52,7 +52,7 @@ static const struct btf_feature_desc btf_features[BTF_FEAT__NR] = {
 	[BTF_FEAT_REPRODUCIBLE_BUILD] = { "reproducible_build", false, true },
 	[BTF_FEAT_DISTILLED_BASE] = { "distilled_base", false, false },
 	[BTF_FEAT_GLOBAL_VAR] = { "global_var", false, true },
-	[BTF_FEAT_ATTRIBUTES] = { "attributes", false, false },
+	[BTF_FEAT_ATTRIBUTES] = { "attributes", false, true },
 };
 
 struct lang_name {
