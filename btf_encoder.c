@@ -22,6 +22,7 @@
 #include "btf_encoder.h"
 #include "elf_functions.h"
 #include "elf_symtab.h"
+#include "lib/btf_types.h"
 #include "lib/darray.h"
 
 /*
@@ -123,124 +124,6 @@ struct die_attrs {
 	Dwarf_Attribute origin_attr; /* DW_AT_abstract_origin or DW_AT_specification */
 	Dwarf_Attribute location_attr;
 };
-
-struct btf_kind_ops {
-	/* Calls @visit on each type-ID field of @t. */
-	int (*visit_ids)(struct btf_type *t, int (*visit)(uint32_t *id, void *ctx), void *ctx);
-	/* Bytes after struct btf_type: fixed, and per vlen item. */
-	uint8_t extra, item;
-	/* Whether each vlen item starts with a name offset. */
-	bool named_items;
-};
-
-/* ---- per-kind operations on BTF types ---- */
-
-static int visit_none(struct btf_type *t, int (*visit)(uint32_t *, void *), void *ctx)
-{
-	(void)t, (void)visit, (void)ctx;
-	return 0;
-}
-
-static int visit_type(struct btf_type *t, int (*visit)(uint32_t *, void *), void *ctx)
-{
-	return visit(&t->type, ctx);
-}
-
-static int visit_array(struct btf_type *t, int (*visit)(uint32_t *, void *), void *ctx)
-{
-	struct btf_array *a = btf_array(t);
-	int err = visit(&a->type, ctx);
-
-	return err ?: visit(&a->index_type, ctx);
-}
-
-static int visit_members(struct btf_type *t, int (*visit)(uint32_t *, void *), void *ctx)
-{
-	struct btf_member *m = btf_members(t);
-	int i, err;
-
-	for (i = 0; i < btf_vlen(t); i++, m++) {
-		err = visit(&m->type, ctx);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-static int visit_proto(struct btf_type *t, int (*visit)(uint32_t *, void *), void *ctx)
-{
-	struct btf_param *p = btf_params(t);
-	int i, err = visit(&t->type, ctx);
-
-	for (i = 0; !err && i < btf_vlen(t); i++, p++)
-		err = visit(&p->type, ctx);
-	return err;
-}
-
-static int visit_datasec(struct btf_type *t, int (*visit)(uint32_t *, void *), void *ctx)
-{
-	struct btf_var_secinfo *v = btf_var_secinfos(t);
-	int i, err;
-
-	for (i = 0; i < btf_vlen(t); i++, v++) {
-		err = visit(&v->type, ctx);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-static const struct btf_kind_ops btf_kind_ops[NR_BTF_KINDS] = {
-	[BTF_KIND_UNKN] = { visit_none },
-	[BTF_KIND_INT] = { visit_none, 4 },
-	[BTF_KIND_PTR] = { visit_type },
-	[BTF_KIND_ARRAY] = { visit_array, sizeof(struct btf_array) },
-	[BTF_KIND_STRUCT] = { visit_members, 0, sizeof(struct btf_member), true },
-	[BTF_KIND_UNION] = { visit_members, 0, sizeof(struct btf_member), true },
-	[BTF_KIND_ENUM] = { visit_none, 0, sizeof(struct btf_enum), true },
-	[BTF_KIND_FWD] = { visit_none },
-	[BTF_KIND_TYPEDEF] = { visit_type },
-	[BTF_KIND_VOLATILE] = { visit_type },
-	[BTF_KIND_CONST] = { visit_type },
-	[BTF_KIND_RESTRICT] = { visit_type },
-	[BTF_KIND_FUNC] = { visit_type },
-	[BTF_KIND_FUNC_PROTO] = { visit_proto, 0, sizeof(struct btf_param), true },
-	[BTF_KIND_VAR] = { visit_type, sizeof(struct btf_var) },
-	[BTF_KIND_DATASEC] = { visit_datasec, 0, sizeof(struct btf_var_secinfo) },
-	[BTF_KIND_FLOAT] = { visit_none },
-	[BTF_KIND_DECL_TAG] = { visit_type, sizeof(struct btf_decl_tag) },
-	[BTF_KIND_TYPE_TAG] = { visit_type },
-	[BTF_KIND_ENUM64] = { visit_none, 0, sizeof(struct btf_enum64), true },
-};
-
-static int btf_type__visit_ids(struct btf_type *t, int (*visit)(uint32_t *, void *), void *ctx)
-{
-	return btf_kind_ops[btf_kind(t)].visit_ids(t, visit, ctx);
-}
-
-static size_t btf_type__size(const struct btf_type *t)
-{
-	const struct btf_kind_ops *ops = &btf_kind_ops[btf_kind(t)];
-
-	return sizeof(*t) + ops->extra + (size_t)ops->item * btf_vlen(t);
-}
-
-/* Adds @delta to every non-empty string offset of @t. */
-static void btf_type__shift_strs(struct btf_type *t, uint32_t delta)
-{
-	const struct btf_kind_ops *ops = &btf_kind_ops[btf_kind(t)];
-	char *item = (char *)(t + 1) + ops->extra;
-	int i;
-
-	if (t->name_off)
-		t->name_off += delta;
-	for (i = 0; ops->named_items && i < btf_vlen(t); i++, item += ops->item) {
-		uint32_t *name_off = (uint32_t *)item;
-
-		if (*name_off)
-			*name_off += delta;
-	}
-}
 
 /* ---- reading DIEs ---- */
 

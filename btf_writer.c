@@ -48,6 +48,17 @@ void btf_writer__cleanup(void)
 		unlink(pending_tmp);
 }
 
+static void block_signals(sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
 static int out_file__open(struct out_file *o, const char *path, const struct stat *like,
 			  const char **cause)
 {
@@ -66,18 +77,24 @@ static int out_file__open(struct out_file *o, const char *path, const struct sta
 		return *cause = strerror(ENAMETOOLONG), -ENAMETOOLONG;
 	o->fd = open(o->dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 	if (o->fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
+		sigset_t old;
+
+		/* No signal between the name's creation and its note for cleanup. */
+		block_signals(&old);
 		o->fd = mkostemp(o->tmp, O_CLOEXEC);
 		o->named = o->fd >= 0;
 		if (o->named)
 			out_file__set_pending(o->tmp);
+		sigprocmask(SIG_SETMASK, &old, NULL);
 	}
 	if (o->fd < 0)
 		return *cause = strerror(errno), -errno;
 	mask = umask(0);
 	umask(mask);
 	mode = like ? like->st_mode & 07777 : 0666 & ~mask;
-	if (fchmod(o->fd, mode) != 0 ||
-	    (like && fchown(o->fd, like->st_uid, like->st_gid) != 0 && errno != EPERM)) {
+	/* chown first: it clears the set-user-ID and set-group-ID bits. */
+	if ((like && fchown(o->fd, like->st_uid, like->st_gid) != 0 && errno != EPERM) ||
+	    fchmod(o->fd, mode) != 0) {
 		*cause = strerror(errno);
 		return -errno;
 	}
@@ -94,12 +111,19 @@ static void out_file__abort(struct out_file *o)
 	out_file__set_pending(NULL);
 }
 
-/* Syncs the file, gives it a name and renames it over the destination. */
+/*
+ * Syncs the file, gives it a name and renames it over the destination.
+ * SIGINT and SIGTERM stay blocked from here on: once the name exists the
+ * work either completes or is undone here, and a signal that arrives later
+ * finds the job done.
+ */
 static int out_file__commit(struct out_file *o, const char **cause)
 {
 	char proc[64];
 	int err = 0, dirfd;
+	sigset_t old;
 
+	block_signals(&old);
 	if (fsync(o->fd) != 0) {
 		err = -errno;
 		*cause = strerror(errno);
@@ -211,21 +235,26 @@ static size_t elf_find_section(Elf *elf, size_t shstrndx, const char *name)
 	return 0;
 }
 
-/* The first offset past every byte the file's headers and sections use. */
-static uint64_t elf_used_end(Elf *elf, const GElf_Ehdr *ehdr, size_t shnum)
+/*
+ * The first offset past every byte of the file that stays: the headers and
+ * the sections, but neither the sections marked in @rewritten (indexed by
+ * section) nor the section header table when it ends the file, since those
+ * are written anew.  Anything else at the end (a module signature) stays.
+ */
+static uint64_t elf_kept_end(Elf *elf, const GElf_Ehdr *ehdr, const GElf_Shdr *shdrs,
+			     size_t shnum, const bool *rewritten, uint64_t file_size)
 {
-	uint64_t end = ehdr->e_shoff + (uint64_t)shnum * ehdr->e_shentsize;
-	Elf_Scn *scn = NULL;
-	size_t phnum;
+	uint64_t table_end = ehdr->e_shoff + (uint64_t)shnum * ehdr->e_shentsize;
+	uint64_t end = table_end < file_size ? file_size : 0;
+	size_t phnum, i;
 
 	if (elf_getphdrnum(elf, &phnum) == 0 && ehdr->e_phoff + phnum * ehdr->e_phentsize > end)
 		end = ehdr->e_phoff + phnum * ehdr->e_phentsize;
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		GElf_Shdr shdr;
-
-		if (gelf_getshdr(scn, &shdr) && shdr.sh_type != SHT_NOBITS &&
-		    shdr.sh_offset + shdr.sh_size > end)
-			end = shdr.sh_offset + shdr.sh_size;
+	for (i = 1; i < shnum; i++) {
+		if (rewritten[i] || shdrs[i].sh_type == SHT_NOBITS)
+			continue;
+		if (shdrs[i].sh_offset + shdrs[i].sh_size > end)
+			end = shdrs[i].sh_offset + shdrs[i].sh_size;
 	}
 	return end;
 }
@@ -313,74 +342,116 @@ out:
 	return err;
 }
 
-/*
- * Puts @data as .BTF into @fd, a copy of the ELF file @elf.  Every existing
- * section keeps its offset, so program headers stay right; what changes (the
- * .BTF bytes, the section names when .BTF is new, the section header table)
- * is written after everything else.
- */
-static int elf_write_btf(Elf *elf, int fd, const void *data, size_t size, const char **cause)
+/* Grows the section name table by the names of the new sections, at *@end. */
+static int elf_add_names(Elf *elf, int fd, size_t shstrndx, GElf_Shdr *shdrs, size_t shnum,
+			 const struct btf_section *secs, const size_t *idx, size_t nr,
+			 uint64_t *end, const char **cause)
 {
-	size_t shstrndx, shnum, btf_idx, n, i;
+	Elf_Data *names = elf_getdata(elf_getscn(elf, shstrndx), NULL);
+	uint64_t off;
+	size_t k;
+	int err;
+
+	if (!names)
+		return -EINVAL;
+	err = pwrite_all(fd, names->d_buf, names->d_size, *end, cause);
+	off = names->d_size;
+	for (k = 0; k < nr && !err; k++) {
+		if (idx[k] < shnum)
+			continue;
+		shdrs[idx[k]].sh_name = off;
+		err = pwrite_all(fd, secs[k].name, strlen(secs[k].name) + 1, *end + off, cause);
+		off += strlen(secs[k].name) + 1;
+	}
+	shdrs[shstrndx].sh_offset = *end;
+	shdrs[shstrndx].sh_size = off;
+	*end += off;
+	return err;
+}
+
+/*
+ * Puts @secs into @fd, a copy of the ELF file @elf.  Every existing section
+ * keeps its offset, so program headers stay right; what changes (the new
+ * sections' bytes, the section names when one is new, the section header
+ * table) is written after everything else.
+ */
+static int elf_write_sections(Elf *elf, int fd, uint64_t file_size, const struct btf_section *secs,
+			      size_t nr, const char **cause)
+{
+	size_t shstrndx, shnum, n, i, k, idx[4];
 	GElf_Shdr *shdrs = NULL;
+	bool *rewritten = NULL;
+	uint64_t end, table_end;
 	GElf_Ehdr ehdr;
-	Elf_Data *names;
-	uint64_t end;
 	int err = -EINVAL;
 
 	*cause = "not an ELF file whose sections can be rewritten";
-	if (!gelf_getehdr(elf, &ehdr) || elf_getshdrstrndx(elf, &shstrndx) != 0 ||
-	    elf_getshdrnum(elf, &shnum) != 0 || !shnum || shnum >= SHN_LORESERVE - 1)
+	if (nr > 4 || !gelf_getehdr(elf, &ehdr) || elf_getshdrstrndx(elf, &shstrndx) != 0 ||
+	    elf_getshdrnum(elf, &shnum) != 0 || !shnum || shnum >= SHN_LORESERVE - nr)
 		return err;
-	btf_idx = elf_find_section(elf, shstrndx, ".BTF");
-	n = shnum + !btf_idx;
+	for (k = 0, n = shnum; k < nr; k++) {
+		idx[k] = elf_find_section(elf, shstrndx, secs[k].name);
+		if (!idx[k])
+			idx[k] = n++;
+	}
 	shdrs = calloc(n, sizeof(*shdrs));
-	if (!shdrs)
-		return -ENOMEM;
+	rewritten = calloc(n, sizeof(*rewritten));
+	if (!shdrs || !rewritten) {
+		err = -ENOMEM;
+		goto out;
+	}
 	for (i = 0; i < shnum; i++)
 		if (!gelf_getshdr(elf_getscn(elf, i), &shdrs[i]))
 			goto out;
-	if (btf_idx && (shdrs[btf_idx].sh_flags & SHF_ALLOC)) {
-		*cause = "its .BTF section is loaded with the image and cannot be replaced";
-		goto out;
-	}
-	end = elf_used_end(elf, &ehdr, shnum);
-	if (!btf_idx) {
-		/* The name table grows by ".BTF" and moves to the end. */
-		names = elf_getdata(elf_getscn(elf, shstrndx), NULL);
-		if (!names)
+	for (k = 0; k < nr; k++) {
+		if (idx[k] < shnum && (shdrs[idx[k]].sh_flags & SHF_ALLOC)) {
+			*cause = "its BTF section is loaded with the image and cannot be replaced";
 			goto out;
-		btf_idx = shnum;
-		shdrs[btf_idx].sh_name = names->d_size;
-		shdrs[btf_idx].sh_type = SHT_PROGBITS;
-		shdrs[btf_idx].sh_addralign = 1;
-		shdrs[shstrndx].sh_offset = end;
-		shdrs[shstrndx].sh_size = names->d_size + sizeof(".BTF");
-		err = pwrite_all(fd, names->d_buf, names->d_size, end, cause);
-		err = err ?: pwrite_all(fd, ".BTF", sizeof(".BTF"), end + names->d_size, cause);
+		}
+		if (idx[k] >= shnum) {
+			shdrs[idx[k]].sh_type = SHT_PROGBITS;
+			shdrs[idx[k]].sh_addralign = 1;
+		}
+		rewritten[idx[k]] = true;
+	}
+	rewritten[shstrndx] = n > shnum;
+	end = elf_kept_end(elf, &ehdr, shdrs, shnum, rewritten, file_size);
+	if (n > shnum) {
+		err = elf_add_names(elf, fd, shstrndx, shdrs, shnum, secs, idx, nr, &end, cause);
 		if (err)
 			goto out;
-		end += shdrs[shstrndx].sh_size;
 	}
-	/* A replaced .BTF stays where it was when the new one fits. */
-	if (btf_idx >= shnum || size > shdrs[btf_idx].sh_size) {
-		shdrs[btf_idx].sh_offset = end;
-		end += size;
+	for (k = 0; k < nr; k++) {
+		GElf_Shdr *sh = &shdrs[idx[k]];
+
+		/* A replaced section amid kept ones stays there when the new bytes fit. */
+		if (idx[k] >= shnum || sh->sh_offset >= end || secs[k].size > sh->sh_size) {
+			sh->sh_offset = end;
+			end += secs[k].size;
+		}
+		sh->sh_size = secs[k].size;
+		err = pwrite_all(fd, secs[k].data, secs[k].size, sh->sh_offset, cause);
+		if (err)
+			goto out;
 	}
-	shdrs[btf_idx].sh_size = size;
-	err = pwrite_all(fd, data, size, shdrs[btf_idx].sh_offset, cause);
-	if (err)
-		goto out;
 	ehdr.e_shoff = align_up(end, gelf_getclass(elf) == ELFCLASS64 ? 8 : 4);
 	ehdr.e_shnum = n;
 	err = elf_write_headers(elf, fd, shdrs, NULL, n, ehdr.e_shoff, cause);
 	err = err ?: elf_write_headers(elf, fd, NULL, &ehdr, 1, 0, cause);
+	/* What lay past the new end was only what got written anew. */
+	table_end = ehdr.e_shoff + (uint64_t)n * ehdr.e_shentsize;
+	if (!err && table_end < file_size && ftruncate(fd, table_end) != 0) {
+		err = -errno;
+		*cause = strerror(errno);
+	}
 out:
 	free(shdrs);
+	free(rewritten);
 	return err;
 }
 
-int btf_writer__elf(const char *path, const void *data, size_t size, const char **cause)
+int btf_writer__elf(const char *path, const struct btf_section *secs, size_t nr,
+		    const char **cause)
 {
 	struct out_file o;
 	struct stat st;
@@ -410,7 +481,7 @@ int btf_writer__elf(const char *path, const void *data, size_t size, const char 
 	if (!err) {
 		Elf *elf = elf_begin(in, ELF_C_READ_MMAP, NULL);
 
-		err = elf ? elf_write_btf(elf, o.fd, data, size, cause) : -EINVAL;
+		err = elf ? elf_write_sections(elf, o.fd, st.st_size, secs, nr, cause) : -EINVAL;
 		if (!elf)
 			*cause = elf_errmsg(-1);
 		elf_end(elf);

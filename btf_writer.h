@@ -17,12 +17,20 @@
 /* Writes @size bytes of raw BTF to @path (created or replaced). */
 int btf_writer__raw(const char *path, const void *data, size_t size, const char **cause);
 
+struct btf_section {
+	const char *name;	/* ".BTF", ".BTF.base" */
+	const void *data;
+	size_t size;
+};
+
 /*
- * Replaces the ELF file @path with a copy whose .BTF section holds @data:
- * the section is added, or replaced when there is one.  Every other section
- * keeps its bytes and its place in the file; mode and ownership are kept.
+ * Replaces the ELF file @path with a copy in which each of the @nr (at most
+ * 4) sections @secs holds its data: added, or replaced when there is one of
+ * that name.  Every other section keeps its bytes and its place in the file;
+ * mode and ownership are kept.
  */
-int btf_writer__elf(const char *path, const void *data, size_t size, const char **cause);
+int btf_writer__elf(const char *path, const struct btf_section *secs, size_t nr,
+		    const char **cause);
 
 /*
  * Removes a named temporary file of ours, if one exists at this moment;

@@ -23,6 +23,7 @@
 #include <dwarf.h>
 #include <gelf.h>
 
+#include "btf_distill.h"
 #include "btf_encoder.h"
 #include "btf_ids.h"
 #include "btf_writer.h"
@@ -50,7 +51,7 @@ static const struct btf_feature_desc btf_features[BTF_FEAT__NR] = {
 	[BTF_FEAT_CONSISTENT_FUNC] = { "consistent_func", true, true },
 	[BTF_FEAT_DECL_TAG_KFUNCS] = { "decl_tag_kfuncs", true, true },
 	[BTF_FEAT_REPRODUCIBLE_BUILD] = { "reproducible_build", false, true },
-	[BTF_FEAT_DISTILLED_BASE] = { "distilled_base", false, false },
+	[BTF_FEAT_DISTILLED_BASE] = { "distilled_base", false, true },
 	[BTF_FEAT_GLOBAL_VAR] = { "global_var", false, true },
 	[BTF_FEAT_ATTRIBUTES] = { "attributes", false, true },
 };
@@ -465,6 +466,39 @@ static int encode(struct dwarf_loader *loader, const struct btf_encoder_conf *co
 	return err;
 }
 
+/*
+ * Writes .BTF into the ELF file @path; with distilled_base, split BTF goes
+ * there relative to a distilled base that is written as .BTF.base.
+ */
+static int write_elf(const char *path, struct btf *btf, const struct btf_encoder_conf *conf,
+		     const char **cause)
+{
+	struct btf_section secs[2] = { { .name = ".BTF" }, { .name = ".BTF.base" } };
+	struct btf *base = NULL, *split = NULL;
+	size_t nr = 1;
+	__u32 size;
+	int err;
+
+	if (conf->base_btf && btf_encoder_conf__has(conf, BTF_FEAT_DISTILLED_BASE)) {
+		err = btf__distill(btf, &base, &split);
+		if (err) {
+			*cause = "cannot distill the base BTF";
+			return err;
+		}
+		btf = split;
+		secs[1].data = btf__raw_data(base, &size);
+		secs[1].size = size;
+		nr = 2;
+	}
+	secs[0].data = btf__raw_data(btf, &size);
+	secs[0].size = size;
+	err = secs[0].data && (nr == 1 || secs[1].data) ? btf_writer__elf(path, secs, nr, cause) :
+							   (*cause = strerror(ENOMEM), -ENOMEM);
+	btf__free(split);
+	btf__free(base);
+	return err;
+}
+
 static int silent_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	(void)level, (void)fmt, (void)ap;
@@ -543,7 +577,7 @@ int main(int argc, char *argv[])
 		else if (args.detached)
 			err = btf_writer__raw(out, raw, raw_size, &cause);
 		else
-			err = btf_writer__elf(out, raw, raw_size, &cause);
+			err = write_elf(out, btf, &conf, &cause);
 		if (err)
 			fprintf(stderr, "pahole: %s: cannot write BTF: %s\n", out, cause);
 	}
