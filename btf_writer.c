@@ -111,11 +111,19 @@ static void out_file__abort(struct out_file *o)
 	out_file__set_pending(NULL);
 }
 
+static bool stop_signal_pending(void)
+{
+	sigset_t set;
+
+	return sigpending(&set) == 0 &&
+	       (sigismember(&set, SIGINT) == 1 || sigismember(&set, SIGTERM) == 1 ||
+		sigismember(&set, SIGHUP) == 1);
+}
+
 /*
  * Syncs the file, gives it a name and renames it over the destination.
- * SIGINT and SIGTERM stay blocked from here on: once the name exists the
- * work either completes or is undone here, and a signal that arrives later
- * finds the job done.
+ * SIGINT and SIGTERM stay blocked from here on: one that arrived before the
+ * rename undoes the work here; one that arrives later finds it done.
  */
 static int out_file__commit(struct out_file *o, const char **cause)
 {
@@ -148,6 +156,12 @@ static int out_file__commit(struct out_file *o, const char **cause)
 			goto out;
 		}
 		o->named = true;
+	}
+	/* The last moment to give up: after the rename the work is done. */
+	if (stop_signal_pending()) {
+		err = -EINTR;
+		*cause = "interrupted by a signal, nothing written";
+		goto out;
 	}
 	if (rename(o->tmp, o->path) != 0) {
 		err = -errno;

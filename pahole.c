@@ -526,7 +526,9 @@ int main(int argc, char *argv[])
 
 	if (argp_parse(&argp, argc, argv, 0, NULL, &args) != 0)
 		return EXIT_FAILURE;
-	if (args__conf(&args, &conf))
+	err = args__conf(&args, &conf);
+	free(args.features);
+	if (err)
 		return EXIT_FAILURE;
 	libbpf_set_print(silent_libbpf_print);
 	catch_signals(args.input);

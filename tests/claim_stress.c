@@ -37,11 +37,11 @@
 #include "elf_functions.h"
 #include "elf_symtab.h"
 
-#define NR_NAMES 5000	/* "stress_fn_NNNNN", one exact symbol each */
-#define NR_CLONE_ONLY 200	/* "clone_only_NNNNN.constprop.0", no exact symbol */
+#define NR_NAMES 5000 /* "stress_fn_NNNNN", one exact symbol each */
+#define NR_CLONE_ONLY 200 /* "clone_only_NNNNN.constprop.0", no exact symbol */
 #define NR_THREADS 16
 #define NR_ROUNDS 4
-#define NR_PASSES 12	/* fresh table each pass, different first-round orders */
+#define NR_PASSES 12 /* fresh table each pass, different first-round orders */
 #define TEXT_ADDR 0x1000u
 
 static unsigned int nr_failures;
@@ -140,11 +140,12 @@ static char *make_elf_image(size_t *size)
 
 		snprintf(name, sizeof(name), "stress_fn_%05zu", i);
 		add_sym(syms, &nr, &str, name, STT_FUNC, 1, addr);
-		if (i % 7 == 0) {	/* a clone: folds into stress_fn_i */
+		if (i % 7 == 0) { /* a clone: folds into stress_fn_i */
 			snprintf(name, sizeof(name), "stress_fn_%05zu.isra.0", i);
-			add_sym(syms, &nr, &str, name, STT_FUNC, 1, TEXT_ADDR + (NR_NAMES + i) * 16);
+			add_sym(syms, &nr, &str, name, STT_FUNC, 1,
+				TEXT_ADDR + (NR_NAMES + i) * 16);
 		}
-		if (i % 11 == 0) {	/* a split-off part: left out */
+		if (i % 11 == 0) { /* a split-off part: left out */
 			snprintf(name, sizeof(name), "stress_fn_%05zu.part.0", i);
 			add_sym(syms, &nr, &str, name, STT_FUNC, 1, addr + 8);
 		}
@@ -173,7 +174,7 @@ static char *make_elf_image(size_t *size)
 	sh[2].sh_offset = off;
 	sh[2].sh_size = nr * sizeof(*syms);
 	sh[2].sh_link = 3;
-	sh[2].sh_info = 1;	/* one local symbol: the null one */
+	sh[2].sh_info = 1; /* one local symbol: the null one */
 	sh[2].sh_addralign = 8;
 	sh[2].sh_entsize = sizeof(*syms);
 	off += sh[2].sh_size;
@@ -222,7 +223,7 @@ static char *make_elf_image(size_t *size)
 /* ---- the threads ---- */
 
 struct pass {
-	unsigned int nr;	/* pass number: picks the first round's orders */
+	unsigned int nr; /* pass number: picks the first round's orders */
 	struct elf_functions_entry *entries[NR_NAMES];
 	struct elf_function *got[NR_THREADS][NR_NAMES];
 	pthread_barrier_t barrier;
@@ -253,9 +254,9 @@ static void make_order(unsigned int *order, const struct pass *p, unsigned int t
 	for (i = 0; i < NR_NAMES; i++)
 		order[i] = i;
 	if (round == 0 && p->nr % 3 == 0)
-		return;	/* everyone in the same order: they collide */
+		return; /* everyone in the same order: they collide */
 	if (round == 0 && p->nr % 3 == 2) {
-		if (t % 2) {	/* half ascending, half descending: they meet */
+		if (t % 2) { /* half ascending, half descending: they meet */
 			for (i = 0; i < NR_NAMES; i++)
 				order[i] = NR_NAMES - 1 - i;
 		}
@@ -299,13 +300,14 @@ static void *worker__run(void *arg)
 				continue;
 			}
 			if (atomic_load(&f->owner) != owner)
-				fail("pass %u thread %u: claim of %s returned a node owned by %p", p->nr,
-				     w->t, p->entries[i]->name, (void *)atomic_load(&f->owner));
+				fail("pass %u thread %u: claim of %s returned a node owned by %p",
+				     p->nr, w->t, p->entries[i]->name,
+				     (void *)atomic_load(&f->owner));
 			if (!p->got[w->t][i])
 				p->got[w->t][i] = f;
 			else if (p->got[w->t][i] != f)
-				fail("pass %u thread %u: claim of %s round %u returned another node", p->nr,
-				     w->t, p->entries[i]->name, round);
+				fail("pass %u thread %u: claim of %s round %u returned another node",
+				     p->nr, w->t, p->entries[i]->name, round);
 			/* As an encoder would: write the state of our own node. */
 			f->state.ret_type = w->t + 1;
 			f->state.cu_index++;
@@ -336,7 +338,8 @@ static void check_entry(const struct pass *p, unsigned int i)
 		}
 		t = (unsigned int)((char *)owner - owner_storage);
 		if ((char *)owner < owner_storage || t >= NR_THREADS) {
-			fail("pass %u: %s: node owned by unknown %p", p->nr, e->name, (void *)owner);
+			fail("pass %u: %s: node owned by unknown %p", p->nr, e->name,
+			     (void *)owner);
 			continue;
 		}
 		if (seen[t]++)
@@ -349,14 +352,16 @@ static void check_entry(const struct pass *p, unsigned int i)
 			     p->nr, e->name, t);
 		if (f->state.ret_type != t + 1 || f->state.cu_index != NR_ROUNDS)
 			fail("pass %u: %s: thread %u's node state is %u/%u, not %u/%u: shared node?",
-			     p->nr, e->name, t, f->state.ret_type, f->state.cu_index, t + 1, NR_ROUNDS);
+			     p->nr, e->name, t, f->state.ret_type, f->state.cu_index, t + 1,
+			     NR_ROUNDS);
 	}
 	for (t = 0; t < NR_THREADS; t++) {
 		if (!claims(t, i))
 			continue;
 		nr_claimers++;
 		if (!seen[t])
-			fail("pass %u: %s: thread %u's node is lost from the list", p->nr, e->name, t);
+			fail("pass %u: %s: thread %u's node is lost from the list", p->nr, e->name,
+			     t);
 	}
 	if (nr_claimers ? nr_unowned != 0 || nr_nodes != nr_claimers :
 			  nr_unowned != 1 || nr_nodes != 1)
@@ -371,7 +376,8 @@ static void check_table(const struct elf_functions *fns, struct pass *p)
 	char name[64];
 
 	if (elf_functions__nr_entries(fns) != expected)
-		fail("table has %zu entries, expected %zu", elf_functions__nr_entries(fns), expected);
+		fail("table has %zu entries, expected %zu", elf_functions__nr_entries(fns),
+		     expected);
 	for (i = 0; i < NR_NAMES; i++) {
 		struct elf_functions_entry *e;
 
@@ -393,7 +399,8 @@ static void check_table(const struct elf_functions *fns, struct pass *p)
 		if (!e || e->exact || !e->suffixed)
 			fail("%s: missing or not a clone-only entry", name);
 	}
-	if (elf_functions__find(fns, "stress_object") || elf_functions__find(fns, "stress_undefined") ||
+	if (elf_functions__find(fns, "stress_object") ||
+	    elf_functions__find(fns, "stress_undefined") ||
 	    elf_functions__find(fns, "stress_fn_00000.part.0") ||
 	    elf_functions__find(fns, "stress_fn_00000.isra.0"))
 		fail("the table holds a name it should not");

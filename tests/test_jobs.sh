@@ -1,0 +1,302 @@
+#!/usr/bin/env bash
+# test_jobs: `pahole -J -jN` writes the same bytes whatever N is.
+#
+# Each input is encoded with --btf_features=default and -j1, -j2, -j3, -j8
+# (JOBS_LIST); every output must be byte for byte the -j1 one (cmp):
+#   fixtures   each tests/fixtures/types_*.c, and sample.c, compiled -g -O2 -c
+#              (gcc, or the compiler a "compilers:" line names): one CU each
+#   multi-cu   many generated CUs sharing types and function names (static
+#              functions of one name in every CU, some with differing
+#              prototypes, out-of-line copies of header inlines) plus the
+#              fixtures, as one relocatable (ld -r) and as an executable
+#   modules    the corpus modules, split BTF on the reference vmlinux BTF
+#   vmlinux    the corpus vmlinux, and VMLINUX_RUNS (5) runs of -j8 must agree
+# The corpus parts are skipped (with a note) when ../shared is missing.
+#
+# Under ThreadSanitizer (SANITIZER=thread, set by tests/CMakeLists.txt in a
+# -DSANITIZE_THREAD=ON build) a TSan report fails the pahole run that made it
+# (TSAN_OPTIONS exitcode=66), -j4 joins JOBS_LIST, and vmlinux, slow and big
+# under TSan (~30 s and 2.2 GB a run), is encoded once with -j4 only (and
+# global_var), to be checked for races (TEST_JOBS_VMLINUX=full: the whole
+# vmlinux part as without TSan, =0: none).
+#
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+need_pahole
+make_tmp
+
+VMLINUX_RUNS=${VMLINUX_RUNS:-5}
+ENCODE_TIMEOUT=${ENCODE_TIMEOUT:-900}
+SANITIZER=${SANITIZER:-}
+if [ "$SANITIZER" = thread ]; then
+	JOBS_LIST=${JOBS_LIST:-1 2 3 4 8}
+	TEST_JOBS_VMLINUX=${TEST_JOBS_VMLINUX:-tsan}
+	# A report makes pahole exit 66; keep an outer setting if there is one.
+	export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1 exitcode=66}
+	echo "note: ThreadSanitizer build; TSAN_OPTIONS=$TSAN_OPTIONS"
+else
+	JOBS_LIST=${JOBS_LIST:-1 2 3 8}
+	TEST_JOBS_VMLINUX=${TEST_JOBS_VMLINUX:-full}
+fi
+FIXTURES=$SRCDIR/tests/fixtures
+N_SKIP=0
+
+note_skip()
+{
+	N_SKIP=$((N_SKIP + 1))
+	echo "skip: $*"
+}
+
+# now: seconds since the epoch, with decimals.
+now()
+{
+	date +%s.%N
+}
+
+# elapsed START: seconds since START, one decimal.
+elapsed()
+{
+	awk -v s="$1" -v e="$(now)" 'BEGIN { printf "%.1f", e - s }'
+}
+
+# encode LABEL OUT INPUT [OPTION...]: pahole -J OPTION... --btf_encode_detached=OUT
+# --btf_features=default INPUT.  Counts a failure (with pahole's output, e.g.
+# a TSan report) and returns 1 when pahole fails or writes nothing.
+encode()
+{
+	local label=$1 out=$2 input=$3 rc
+	shift 3
+	timeout "$ENCODE_TIMEOUT" "$PAHOLE" -J "$@" --btf_features=default \
+		--btf_encode_detached="$out" "$input" > "$out.log" 2>&1
+	rc=$?
+	if [ $rc -ne 0 ] || [ ! -s "$out" ]; then
+		if [ $rc -eq 66 ]; then
+			not_ok "$label: ThreadSanitizer report (pahole $*)"
+		elif [ $rc -eq 124 ]; then
+			not_ok "$label: pahole $* timed out after $ENCODE_TIMEOUT s"
+		else
+			not_ok "$label: pahole $* exited $rc$([ -s "$out" ] || echo ", no output")"
+		fi
+		head -n 80 "$out.log" | sed 's/^/    | /'
+		return 1
+	fi
+	if grep -q 'ThreadSanitizer' "$out.log"; then
+		not_ok "$label: ThreadSanitizer report (pahole $*)"
+		head -n 80 "$out.log" | sed 's/^/    | /'
+		return 1
+	fi
+	return 0
+}
+
+# same_bytes LABEL REF OUT: OUT has the bytes of REF.
+same_bytes()
+{
+	if cmp "$2" "$3" > "$3.cmp" 2>&1; then
+		return 0
+	fi
+	not_ok "$1: $(basename "$3") differs from $(basename "$2"): $(head -n 1 "$3.cmp")"
+	return 1
+}
+
+# jobs_agree LABEL INPUT [OPTION...]: encode INPUT with each -jN of JOBS_LIST;
+# one "ok" line when every output has the bytes of the first.
+jobs_agree()
+{
+	local label=$1 input=$2 name first="" out n bad=0 start list=""
+	shift 2
+	name=$(echo "$label" | tr -c 'A-Za-z0-9_.\n-' '_')
+	start=$(now)
+	for n in $JOBS_LIST; do
+		list+="${list:+, }-j$n"
+		out=$TMP/$name.j$n.btf
+		encode "$label -j$n" "$out" "$input" -j"$n" "$@" || {
+			bad=1
+			continue
+		}
+		if [ -z "$first" ]; then
+			first=$out
+		else
+			same_bytes "$label" "$first" "$out" || bad=1
+		fi
+	done
+	[ $bad -eq 0 ] && [ -n "$first" ] &&
+		ok "$label: $list give the same $(stat -c %s "$first") bytes ($(elapsed "$start") s)"
+	rm -f "$TMP/$name".j*.btf "$TMP/$name".j*.btf.log
+	return $bad
+}
+
+# compile SRC OBJ: compile a fixture with -g -O2 -c, with gcc unless its
+# "compilers:" line leaves gcc out.
+compile()
+{
+	local src=$1 obj=$2 only cc=gcc
+	only=$(sed -n 's/.*compilers: *\([a-z ]*\).*/\1/p' "$src" | head -n 1)
+	if [ -n "$only" ] && [[ " $only " != *" gcc "* ]]; then
+		cc=${only%% *}
+	fi
+	if ! command -v "$cc" > /dev/null; then
+		note_skip "$(basename "$src"): $cc is not installed"
+		return 2
+	fi
+	if ! "$cc" -g -O2 -c "$src" -o "$obj" > "$obj.err" 2>&1; then
+		not_ok "$(basename "$src"): $cc -g -O2 -c failed"
+		sed 's/^/    /' "$obj.err"
+		return 1
+	fi
+}
+
+command -v gcc > /dev/null || skip "gcc is not installed"
+
+# --- fixtures: one CU each ----------------------------------------------------
+
+FIXTURE_OBJS=()
+for src in "$FIXTURES"/types_*.c "$FIXTURES/sample.c"; do
+	[ -f "$src" ] || continue
+	fixture=$(basename "$src" .c)
+	obj=$TMP/$fixture.o
+	compile "$src" "$obj" || continue
+	FIXTURE_OBJS+=("$obj")
+	jobs_agree "$fixture" "$obj"
+done
+[ ${#FIXTURE_OBJS[@]} -gt 0 ] || die "no fixture compiled"
+
+# --- many CUs -----------------------------------------------------------------
+
+# gen_multi_cu DIR N: N C files sharing common.h, and main.c.
+gen_multi_cu()
+{
+	local dir=$1 n=$2 i
+	mkdir -p "$dir"
+	cat > "$dir/common.h" <<-'EOF'
+	struct shared_list { struct shared_list *next, *prev; };
+	struct shared_obj {
+		struct shared_list node;
+		unsigned long flags;
+		int (*op)(struct shared_obj *obj, int arg);
+		union { long l; double d; } u;
+		char name[16];
+	};
+	typedef struct shared_obj shared_obj_t;
+	enum shared_state { SHARED_IDLE, SHARED_BUSY = 4, SHARED_DEAD = -1 };
+
+	/* An out-of-line copy in every CU that calls it: one name, many addresses. */
+	static inline __attribute__((noinline)) int header_helper(struct shared_obj *obj, int v)
+	{
+		return obj->name[v & 15] + (int)obj->flags;
+	}
+	int shared_global(struct shared_obj *obj, enum shared_state st);
+	extern int shared_counter;
+	EOF
+	for ((i = 0; i < n; i++)); do
+		cat > "$dir/cu$i.c" <<-EOF
+		#include "common.h"
+		struct cu${i}_priv { shared_obj_t *obj; int id; unsigned int bits : $((i % 7 + 1)); };
+		struct cu${i}_priv cu${i}_privs[$((i + 1))];
+		int cu${i}_value = $i;
+		/* Static, one name in every CU; the prototype changes every third CU. */
+		static __attribute__((noinline)) int local_fn($([ $((i % 3)) -eq 0 ] && echo long || echo int) x, struct cu${i}_priv *p)
+		{
+			return (int)x + p->id + header_helper(p->obj, (int)x);
+		}
+		/* Static, one name and one prototype in every CU. */
+		static __attribute__((noinline)) long same_fn(struct shared_obj *obj, int v)
+		{
+			return obj->u.l * v + shared_counter;
+		}
+		int cu${i}_entry(struct shared_obj *obj, int v)
+		{
+			cu${i}_privs[0].obj = obj;
+			cu${i}_privs[0].id = v;
+			return local_fn(v, &cu${i}_privs[0]) + (int)same_fn(obj, v) + shared_global(obj, SHARED_BUSY);
+		}
+		EOF
+	done
+	{
+		echo '#include "common.h"'
+		echo 'int shared_counter;'
+		echo 'int shared_global(struct shared_obj *obj, enum shared_state st) { return obj ? (int)st : 0; }'
+		for ((i = 0; i < n; i++)); do
+			echo "int cu${i}_entry(struct shared_obj *obj, int v);"
+		done
+		echo 'int main(int argc, char **argv) { struct shared_obj o = { 0 }; int r = 0; (void)argv;'
+		for ((i = 0; i < n; i++)); do
+			echo "	r += cu${i}_entry(&o, argc);"
+		done
+		echo '	return r & 1; }'
+	} > "$dir/main.c"
+}
+
+NR_CUS=${NR_CUS:-40}
+MC=$TMP/multi
+gen_multi_cu "$MC" "$NR_CUS"
+MC_OBJS=()
+for src in "$MC"/*.c; do
+	obj=${src%.c}.o
+	if ! gcc -g -O2 -c "$src" -o "$obj" > "$obj.err" 2>&1; then
+		sed 's/^/    /' "$obj.err"
+		die "cannot compile the generated $(basename "$src")"
+	fi
+	MC_OBJS+=("$obj")
+done
+if ld -r -o "$TMP/multi_rel.o" "${MC_OBJS[@]}" "${FIXTURE_OBJS[@]}" 2> "$TMP/ld.err"; then
+	jobs_agree "multi-cu relocatable ($((${#MC_OBJS[@]} + ${#FIXTURE_OBJS[@]})) CUs)" "$TMP/multi_rel.o"
+else
+	not_ok "multi-cu relocatable: ld -r failed"
+	sed 's/^/    /' "$TMP/ld.err"
+fi
+if gcc -g -O2 -o "$TMP/multi_exe" "${MC_OBJS[@]}" "${FIXTURE_OBJS[@]}" 2> "$TMP/link.err"; then
+	jobs_agree "multi-cu executable ($((${#MC_OBJS[@]} + ${#FIXTURE_OBJS[@]})) CUs + crt)" "$TMP/multi_exe"
+else
+	not_ok "multi-cu executable: gcc link failed"
+	sed 's/^/    /' "$TMP/link.err"
+fi
+
+# --- the corpus ---------------------------------------------------------------
+
+if [ ! -e "$SHARED/tools/corpus" ]; then
+	note_skip "corpus: not available (../shared missing)"
+	echo "$TEST_NAME: $N_SKIP parts skipped"
+	finish
+fi
+corpus=$(corpus_dir) || exit
+BASE=$corpus/reference/vmlinux.default.btf
+
+for m in virtio_blk nf_conntrack fuse; do
+	jobs_agree "module $m" "$corpus/modules/$m.ko" --btf_base "$BASE"
+done
+
+vmlinux=$corpus/vmlinux-6.1.0-57-cloud-amd64
+if [ "$TEST_JOBS_VMLINUX" = 0 ]; then
+	note_skip "vmlinux: left out (TEST_JOBS_VMLINUX=0)"
+elif [ "$TEST_JOBS_VMLINUX" = tsan ]; then
+	note_skip "vmlinux: one -j4 run only under ThreadSanitizer (TEST_JOBS_VMLINUX=full: all)"
+	start=$(now)
+	# global_var too: the workers encode every variable as well.
+	encode "vmlinux -j4" "$TMP/vmlinux.j4.btf" "$vmlinux" -j4 --btf_features=global_var &&
+		ok "vmlinux: -j4 (default,global_var) encodes without a ThreadSanitizer report ($(elapsed "$start") s)"
+	rm -f "$TMP/vmlinux.j4.btf"
+else
+	jobs_agree vmlinux "$vmlinux"
+	# Repeated runs with the most threads: scheduling differs every time.
+	start=$(now)
+	bad=0
+	ref=""
+	for ((r = 1; r <= VMLINUX_RUNS; r++)); do
+		out=$TMP/vmlinux.j8.run$r.btf
+		encode "vmlinux -j8 run $r" "$out" "$vmlinux" -j8 || {
+			bad=1
+			continue
+		}
+		if [ -z "$ref" ]; then
+			ref=$out
+		else
+			same_bytes "vmlinux -j8 run $r" "$ref" "$out" || bad=1
+			rm -f "$out"
+		fi
+	done
+	[ $bad -eq 0 ] && [ -n "$ref" ] &&
+		ok "vmlinux: $VMLINUX_RUNS runs of -j8 give the same bytes ($(elapsed "$start") s)"
+fi
+
+echo "$TEST_NAME: $N_SKIP parts skipped"
+finish
