@@ -45,16 +45,22 @@ struct die_ref {
 	uint32_t ref;
 };
 
-/* The types encoded from one CU: IDs [first_id, first_id + nr_types). */
-struct btf_unit {
-	uint32_t cu_index;
-	uint32_t first_id;
-	uint32_t nr_types;
+/*
+ * The types of one chunk of CUs (see dwarf_loader.h), deduplicated on their
+ * own once the chunk is encoded.  A chunk depends on its CUs alone, so the
+ * chunks concatenated in order give the same BTF at every -j.
+ */
+struct btf_chunk {
+	uint32_t index;
+	struct btf *btf;
+	uint32_t first_id; /* its first type: 1, or the first after the base */
+	uint32_t nr_types; /* after dedup, less the carriers */
 	uint32_t merged_id; /* where first_id went in the merged BTF */
 };
 
 /* A variable with a static address, as the encoder saw it in a CU. */
 struct btf_var_state {
+	const struct btf_chunk *chunk; /* whose BTF type is in */
 	const char *name;
 	uint32_t first_tag, nr_tags; /* in btf_encoder.var_tags */
 	uint64_t addr;
@@ -82,8 +88,12 @@ struct cu_func {
 
 struct btf_encoder {
 	const struct btf_encoder_conf *conf;
-	struct btf *btf;
-	DARRAY(struct btf_unit) units;
+	struct btf *btf; /* the current chunk's */
+	struct btf_chunk *chunk;
+	DARRAY(struct btf_chunk *) chunks;
+	/* What the current chunk's types are referred to from, to carry through its dedup. */
+	DARRAY(struct btf_func_state *) chunk_states;
+	size_t chunk_first_var;
 	DARRAY(struct btf_var_state) vars;
 	DARRAY(struct btf_decl_tag_ref) var_tags;
 	/* Per-CU state, reset by btf_encoder__encode_cu(). */
@@ -952,6 +962,7 @@ static int encode_variable(struct btf_encoder *e, Dwarf_Die *die)
 	v = darray_push(&e->vars);
 	if (!v)
 		return -ENOMEM;
+	v->chunk = e->chunk;
 	v->name = a.name;
 	v->type = a.type;
 	v->addr = addr;
@@ -1187,30 +1198,34 @@ static bool types_match(const struct btf *b1, uint32_t id1, const struct btf *b2
 	return false;
 }
 
-static uint32_t btf_encoder__merged_id(const struct btf_encoder *e, uint32_t id);
-
-/* A state's type @id as found in @btf: the encoder's own, or the merged BTF. */
-static uint32_t state_id(const struct btf_encoder *merged_from, uint32_t id)
+/* Where type @id of @c's BTF is in the merged BTF (base types stay where they are). */
+static uint32_t btf_chunk__merged_id(const struct btf_chunk *c, uint32_t id)
 {
-	return merged_from ? btf_encoder__merged_id(merged_from, id) : id;
+	return id < c->first_id ? id : id - c->first_id + c->merged_id;
+}
+
+/* A state's type @id in @c's BTF, or in the merged one when @merged. */
+static uint32_t state_id(const struct btf_chunk *c, bool merged, uint32_t id)
+{
+	return merged ? btf_chunk__merged_id(c, id) : id;
 }
 
 /*
- * Whether two prototypes match: both in one encoder's BTF (@e1, @e2 NULL),
- * or both in the merged BTF, their IDs translated from encoders @e1 and @e2.
+ * Whether two prototypes match: each in its chunk's BTF (@b1, @b2), or both
+ * in the merged BTF (@merged, @b1 == @b2).
  */
-static bool func_states_match(const struct btf *btf, const struct btf_encoder *e1,
-			      const struct btf_func_state *s1, const struct btf_encoder *e2,
-			      const struct btf_func_state *s2)
+static bool func_states_match(const struct btf *b1, const struct btf_func_state *s1,
+			      const struct btf *b2, const struct btf_func_state *s2, bool merged)
 {
 	uint32_t i;
 
 	if (s1->nr_params != s2->nr_params || s1->varargs != s2->varargs ||
-	    !types_match(btf, state_id(e1, s1->ret_type), btf, state_id(e2, s2->ret_type)))
+	    !types_match(b1, state_id(s1->chunk, merged, s1->ret_type), b2,
+			 state_id(s2->chunk, merged, s2->ret_type)))
 		return false;
 	for (i = 0; i < s1->nr_params; i++)
-		if (!types_match(btf, state_id(e1, s1->params[i].type), btf,
-				 state_id(e2, s2->params[i].type)))
+		if (!types_match(b1, state_id(s1->chunk, merged, s1->params[i].type), b2,
+				 state_id(s2->chunk, merged, s2->params[i].type)))
 			return false;
 	return true;
 }
@@ -1232,20 +1247,26 @@ static int btf_encoder__save_func(struct btf_encoder *e, struct elf_function *no
 		.nr_params = f->nr_params,
 		.ret_type = f->ret_type,
 		.cu_index = e->cu.index,
+		.chunk = e->chunk,
 		.initialized = true,
 		.varargs = f->varargs,
 		.optimized_parms = f->optimized_parms,
 		.unexpected_reg = f->unexpected_reg,
 		.uncertain_parm_loc = f->uncertain_parm_loc,
 	};
-	struct btf_func_state *state = &node->state;
+	struct btf_func_state *state = &node->state, **slot;
 
 	if (state->initialized) {
-		if (!func_states_match(e->btf, NULL, state, NULL, &cur))
+		/* The first sighting may be in an earlier chunk of this encoder. */
+		if (!func_states_match(state->chunk->btf, state, e->btf, &cur, false))
 			state->inconsistent_proto = true;
 		func_state__or_flags(state, &cur);
 		return 0;
 	}
+	slot = darray_push(&e->chunk_states);
+	if (!slot)
+		return -ENOMEM;
+	*slot = state;
 	*state = cur;
 	state->params = NULL;
 	state->tags = NULL;
@@ -1295,7 +1316,6 @@ static int btf_encoder__save_cu_funcs(struct btf_encoder *e)
 
 int btf_encoder__encode_cu(struct btf_encoder *e, Dwarf_Die *cu_die, uint32_t cu_index)
 {
-	struct btf_unit *unit;
 	size_t i;
 	int err;
 
@@ -1315,15 +1335,135 @@ int btf_encoder__encode_cu(struct btf_encoder *e, Dwarf_Die *cu_die, uint32_t cu
 	err = err ?: btf_encoder__save_cu_funcs(e);
 	for (i = e->cu.first_var; !err && i < e->vars.nr; i++)
 		e->vars.data[i].type = btf_encoder__resolve_ref(e, e->vars.data[i].type);
+	return err;
+}
+
+int btf_encoder__begin_chunk(struct btf_encoder *e, uint32_t index)
+{
+	struct btf_chunk *c = calloc(1, sizeof(*c)), **slot = c ? darray_push(&e->chunks) : NULL;
+
+	if (!slot) {
+		free(c);
+		return -ENOMEM;
+	}
+	*slot = c;
+	c->index = index;
+	c->btf = e->conf->base_btf ? btf__new_empty_split(e->conf->base_btf) : btf__new_empty();
+	if (!c->btf)
+		return -ENOMEM;
+	c->first_id = btf__type_cnt(c->btf);
+	e->chunk = c;
+	e->btf = c->btf;
+	e->chunk_states.nr = 0;
+	e->chunk_first_var = e->vars.nr;
+	return 0;
+}
+
+/*
+ * Calls @fn on each type-ID field of the current chunk that lives outside
+ * its BTF: the functions' prototypes and the variables' types.
+ */
+static int btf_encoder__visit_chunk_refs(struct btf_encoder *e, int (*fn)(uint32_t *, void *),
+					 void *ctx)
+{
+	size_t i;
+	uint32_t j;
+	int err = 0;
+
+	for (i = 0; i < e->chunk_states.nr && !err; i++) {
+		struct btf_func_state *s = e->chunk_states.data[i];
+
+		err = fn(&s->ret_type, ctx);
+		for (j = 0; j < s->nr_params && !err; j++)
+			err = fn(&s->params[j].type, ctx);
+	}
+	for (i = e->chunk_first_var; i < e->vars.nr && !err; i++)
+		err = fn(&e->vars.data[i].type, ctx);
+	return err;
+}
+
+#define CARRIER_NAME "\x01pahole-carrier"
+#define CARRIER_MAX 0xffff
+
+/* Adds a member of type *@id to the carrier unions at the end of the BTF. */
+static int carrier__add(uint32_t *id, void *ctx)
+{
+	struct btf *btf = ctx;
+	const struct btf_type *last = btf__type_by_id(btf, btf__type_cnt(btf) - 1);
+	int err;
+
+	if (!*id)
+		return 0;
+	if (!btf_is_union(last) || strcmp(btf__name_by_offset(btf, last->name_off), CARRIER_NAME) ||
+	    btf_vlen(last) == CARRIER_MAX) {
+		err = btf__add_union(btf, CARRIER_NAME, 0);
+		if (err < 0)
+			return err;
+	}
+	return btf__add_field(btf, NULL, *id, 0, 0);
+}
+
+struct carrier_reader {
+	const struct btf *btf;
+	uint32_t id; /* the carrier being read */
+	uint32_t member;
+};
+
+/* Takes the next member's type, in the order carrier__add() added them. */
+static int carrier__read(uint32_t *id, void *ctx)
+{
+	struct carrier_reader *r = ctx;
+	const struct btf_type *t = btf__type_by_id(r->btf, r->id);
+
+	if (!*id)
+		return 0;
+	if (r->member == btf_vlen(t)) {
+		t = btf__type_by_id(r->btf, ++r->id);
+		r->member = 0;
+	}
+	*id = btf_members(t)[r->member++].type;
+	return 0;
+}
+
+/*
+ * Deduplicates the chunk's types.  libbpf's dedup renumbers types and tells
+ * no one, so the IDs that function states and variables hold are carried
+ * through it as the members of unions with a name no type has, added last:
+ * a type no other can equal stays, and stays after all others.
+ */
+int btf_encoder__end_chunk(struct btf_encoder *e)
+{
+	struct btf_chunk *c = e->chunk;
+	struct carrier_reader r = { .btf = c->btf };
+	uint32_t end, id;
+	int err = 0;
+
+	/*
+	 * Split BTF is deduplicated once, against its base, as upstream does:
+	 * a second pass can merge more than the first, and modules are small.
+	 */
+	if (e->conf->base_btf) {
+		c->nr_types = btf__type_cnt(c->btf) - c->first_id;
+		goto out;
+	}
+	err = btf_encoder__visit_chunk_refs(e, carrier__add, c->btf);
+	err = err ?: btf__dedup(c->btf, NULL);
 	if (err)
 		return err;
-	unit = darray_push(&e->units);
-	if (!unit)
-		return -ENOMEM;
-	unit->cu_index = cu_index;
-	unit->first_id = e->cu.first_id;
-	unit->nr_types = btf__type_cnt(e->btf) - e->cu.first_id;
-	return 0;
+	end = btf__type_cnt(c->btf);
+	for (id = end; id > c->first_id; id--) {
+		const struct btf_type *t = btf__type_by_id(c->btf, id - 1);
+
+		if (!btf_is_union(t) || strcmp(btf__name_by_offset(c->btf, t->name_off), CARRIER_NAME))
+			break;
+	}
+	c->nr_types = id - c->first_id;
+	r.id = id;
+	err = btf_encoder__visit_chunk_refs(e, carrier__read, &r);
+out:
+	e->chunk = NULL;
+	e->btf = NULL;
+	return err;
 }
 
 struct btf_encoder *btf_encoder__new(const struct btf_encoder_conf *conf)
@@ -1333,20 +1473,21 @@ struct btf_encoder *btf_encoder__new(const struct btf_encoder_conf *conf)
 	if (!e)
 		return NULL;
 	e->conf = conf;
-	e->btf = btf__new_empty();
-	if (!e->btf) {
-		free(e);
-		return NULL;
-	}
 	return e;
 }
 
 void btf_encoder__delete(struct btf_encoder *e)
 {
+	size_t i;
+
 	if (!e)
 		return;
-	btf__free(e->btf);
-	darray_free(&e->units);
+	for (i = 0; i < e->chunks.nr; i++) {
+		btf__free(e->chunks.data[i]->btf);
+		free(e->chunks.data[i]);
+	}
+	darray_free(&e->chunks);
+	darray_free(&e->chunk_states);
 	darray_free(&e->vars);
 	darray_free(&e->var_tags);
 	darray_free(&e->cu.refs);
@@ -1357,7 +1498,7 @@ void btf_encoder__delete(struct btf_encoder *e)
 	free(e);
 }
 
-/* ---- merging the units of all encoders in CU order ---- */
+/* ---- merging the chunks of all encoders in order ---- */
 
 static double now(void)
 {
@@ -1367,104 +1508,66 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-struct unit_ref {
-	struct btf_encoder *encoder;
-	const struct btf_unit *unit;
-	size_t index; /* of the encoder */
-};
-
-static int unit_ref__cmp(const void *a, const void *b)
+static int chunk_ptr__cmp(const void *a, const void *b)
 {
-	const struct unit_ref *x = a, *y = b;
+	const struct btf_chunk *x = *(struct btf_chunk **)a, *y = *(struct btf_chunk **)b;
 
-	return x->unit->cu_index < y->unit->cu_index ? -1 : x->unit->cu_index > y->unit->cu_index;
+	return x->index < y->index ? -1 : x->index > y->index;
 }
 
-struct unit_remap {
-	uint32_t first, nr, base;
-};
-
-static int remap_id(uint32_t *id, void *ctx)
+/* All the chunks of all encoders, in order; NULL on ENOMEM. */
+static struct btf_chunk **btf_encoders__chunks(struct btf_encoder **encoders, unsigned int nr,
+					       size_t *nr_chunks)
 {
-	const struct unit_remap *m = ctx;
+	struct btf_chunk **chunks;
+	size_t n = 0, i, j;
 
-	if (!*id)
-		return 0;
-	if (*id < m->first || *id - m->first >= m->nr)
+	for (i = 0; i < nr; i++)
+		n += encoders[i]->chunks.nr;
+	chunks = calloc(n ?: 1, sizeof(*chunks));
+	if (!chunks)
+		return NULL;
+	for (i = 0, n = 0; i < nr; i++)
+		for (j = 0; j < encoders[i]->chunks.nr; j++)
+			chunks[n++] = encoders[i]->chunks.data[j];
+	qsort(chunks, n, sizeof(*chunks), chunk_ptr__cmp);
+	*nr_chunks = n;
+	return chunks;
+}
+
+static int remap_to_merged(uint32_t *id, void *ctx)
+{
+	const struct btf_chunk *c = ctx;
+
+	if (*id >= c->first_id + c->nr_types)
 		return -EINVAL;
-	*id = *id - m->first + m->base;
+	*id = btf_chunk__merged_id(c, *id);
 	return 0;
 }
 
-static int btf__append_unit(struct btf *dst, const struct btf *src, const struct btf_unit *u)
-{
-	struct unit_remap m = { u->first_id, u->nr_types, btf__type_cnt(dst) };
-	uint32_t i;
-
-	for (i = 0; i < u->nr_types; i++) {
-		int id = btf__add_type(dst, src, btf__type_by_id(src, u->first_id + i));
-
-		if (id < 0)
-			return id;
-		id = btf_type__visit_ids((struct btf_type *)btf__type_by_id(dst, id), remap_id, &m);
-		if (id)
-			return id;
-	}
-	return 0;
-}
-
-/* True when @e holds every unit, already in CU order: its BTF is the merge. */
-static bool btf_encoder__is_whole(const struct btf_encoder *e, size_t nr_units)
+/* Split BTF (modules): few types, added one by one on the base. */
+static int btf__append_chunks(struct btf *btf, struct btf_chunk **chunks, size_t n)
 {
 	size_t i;
+	uint32_t id;
 
-	if (e->units.nr != nr_units)
-		return false;
-	for (i = 1; i < e->units.nr; i++)
-		if (e->units.data[i].cu_index < e->units.data[i - 1].cu_index)
-			return false;
-	return true;
-}
+	for (i = 0; i < n; i++) {
+		struct btf_chunk *c = chunks[i];
 
-/* Where type @id of @e's BTF went in the merged BTF. */
-static uint32_t btf_encoder__merged_id(const struct btf_encoder *e, uint32_t id)
-{
-	size_t lo = 0, hi = e->units.nr;
+		c->merged_id = btf__type_cnt(btf);
+		for (id = c->first_id; id < c->first_id + c->nr_types; id++) {
+			int new_id = btf__add_type(btf, c->btf, btf__type_by_id(c->btf, id));
+			int err;
 
-	while (id && lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct btf_unit *u = &e->units.data[mid];
-
-		if (id < u->first_id)
-			hi = mid;
-		else if (id - u->first_id >= u->nr_types)
-			lo = mid + 1;
-		else
-			return id - u->first_id + u->merged_id;
+			if (new_id < 0)
+				return new_id;
+			err = btf_type__visit_ids((struct btf_type *)btf__type_by_id(btf, new_id),
+						  remap_to_merged, c);
+			if (err)
+				return err;
+		}
 	}
-	return id;
-}
-
-static int btf_encoders__append_units(struct btf_encoder **encoders, unsigned int nr,
-				      size_t nr_units, struct btf *btf)
-{
-	struct unit_ref *refs = calloc(nr_units ?: 1, sizeof(*refs));
-	size_t n = 0, i, j;
-	int err = 0;
-
-	if (!refs)
-		return -ENOMEM;
-	for (i = 0; i < nr; i++)
-		for (j = 0; j < encoders[i]->units.nr; j++)
-			refs[n++] =
-				(struct unit_ref){ encoders[i], &encoders[i]->units.data[j], i };
-	qsort(refs, n, sizeof(*refs), unit_ref__cmp);
-	for (i = 0; i < n && !err; i++) {
-		((struct btf_unit *)refs[i].unit)->merged_id = btf__type_cnt(btf);
-		err = btf__append_unit(btf, refs[i].encoder->btf, refs[i].unit);
-	}
-	free(refs);
-	return err;
+	return 0;
 }
 
 /*
@@ -1489,57 +1592,45 @@ static int btf__strs_end(struct btf *btf, uint32_t *end)
 	return -EEXIST;
 }
 
-/* The bytes of the types of @u in @e's BTF. */
-static const char *btf_unit__bytes(const struct btf_encoder *e, const struct btf_unit *u,
-				   size_t *len)
+/* The bytes of the types of chunk @c, less its carriers. */
+static const char *btf_chunk__bytes(const struct btf_chunk *c, size_t *len)
 {
 	const char *start, *end;
-	uint32_t last = u->first_id + u->nr_types - 1;
 
-	if (!u->nr_types) {
-		*len = 0;
+	*len = 0;
+	if (!c->nr_types)
 		return NULL;
-	}
-	start = (const char *)btf__type_by_id(e->btf, u->first_id);
-	end = (const char *)btf__type_by_id(e->btf, last);
+	start = (const char *)btf__type_by_id(c->btf, c->first_id);
+	end = (const char *)btf__type_by_id(c->btf, c->first_id + c->nr_types - 1);
 	end += btf_type__size((const struct btf_type *)end);
 	*len = end - start;
 	return start;
 }
 
 /*
- * Concatenates the units of all encoders in CU order into raw BTF: the types
- * are copied as bytes and their IDs and string offsets moved, and the string
- * tables of the encoders follow one another (dedup merges equal strings).
+ * Concatenates the chunks into raw BTF: the types are copied as bytes with
+ * their IDs and string offsets moved, the string tables follow one another
+ * (dedup merges equal strings), and each chunk's BTF is freed once copied.
  */
-static struct btf *btf_encoders__concat_units(struct btf_encoder **encoders, unsigned int nr,
-					      size_t nr_units, int *errp)
+static struct btf *btf__concat_chunks(struct btf_chunk **chunks, size_t n, int *errp)
 {
-	size_t types_len = 0, strs_len = 0, n = 0, i, j, len;
-	uint32_t *strs_base = calloc(nr, sizeof(*strs_base)),
-		 *strs_end = calloc(nr, sizeof(*strs_end));
-	struct unit_ref *refs = calloc(nr_units ?: 1, sizeof(*refs));
+	size_t types_len = 0, strs_len = 0, i, len;
+	uint32_t *strs_end = calloc(n ?: 1, sizeof(*strs_end)), next_id = 1, strs_base = 0;
 	struct btf_header *hdr;
 	struct btf *btf = NULL;
-	char *buf = NULL, *p;
-	uint32_t next_id = 1;
+	char *buf = NULL, *p, *s;
 	int err = -ENOMEM;
 
-	if (!strs_base || !strs_end || !refs)
+	if (!strs_end)
 		goto out;
-	for (i = 0; i < nr; i++) {
-		err = btf__strs_end(encoders[i]->btf, &strs_end[i]);
+	for (i = 0; i < n; i++) {
+		err = btf__strs_end(chunks[i]->btf, &strs_end[i]);
 		if (err)
 			goto out;
-		strs_base[i] = strs_len;
 		strs_len += strs_end[i];
-		for (j = 0; j < encoders[i]->units.nr; j++) {
-			refs[n] = (struct unit_ref){ encoders[i], &encoders[i]->units.data[j], i };
-			btf_unit__bytes(encoders[i], refs[n++].unit, &len);
-			types_len += len;
-		}
+		btf_chunk__bytes(chunks[i], &len);
+		types_len += len;
 	}
-	qsort(refs, n, sizeof(*refs), unit_ref__cmp);
 	err = -ENOMEM;
 	buf = malloc(sizeof(*hdr) + types_len + strs_len);
 	if (!buf)
@@ -1552,36 +1643,32 @@ static struct btf *btf_encoders__concat_units(struct btf_encoder **encoders, uns
 				    .str_off = types_len,
 				    .str_len = strs_len };
 	p = buf + sizeof(*hdr);
+	s = p + types_len;
 	for (i = 0; i < n; i++) {
-		struct btf_unit *u = (struct btf_unit *)refs[i].unit;
-		const char *src = btf_unit__bytes(refs[i].encoder, u, &len);
-		struct unit_remap m = { u->first_id, u->nr_types, next_id };
+		struct btf_chunk *c = chunks[i];
+		const char *src = btf_chunk__bytes(c, &len);
 		char *t = p;
 
 		memcpy(p, src, len);
 		p += len;
-		u->merged_id = next_id;
-		next_id += u->nr_types;
+		c->merged_id = next_id;
+		next_id += c->nr_types;
 		for (; t < p; t += btf_type__size((struct btf_type *)t)) {
-			btf_type__shift_strs((struct btf_type *)t, strs_base[refs[i].index]);
-			err = btf_type__visit_ids((struct btf_type *)t, remap_id, &m);
+			btf_type__shift_strs((struct btf_type *)t, strs_base);
+			err = btf_type__visit_ids((struct btf_type *)t, remap_to_merged, c);
 			if (err)
 				goto out;
 		}
-	}
-	for (i = 0; i < nr; i++) {
-		memcpy(p, btf__str_by_offset(encoders[i]->btf, 0), strs_end[i]);
-		p += strs_end[i];
+		memcpy(s + strs_base, btf__str_by_offset(c->btf, 0), strs_end[i]);
+		strs_base += strs_end[i];
 		/* Everything from here on works on the merged BTF. */
-		btf__free(encoders[i]->btf);
-		encoders[i]->btf = NULL;
+		btf__free(c->btf);
+		c->btf = NULL;
 	}
 	btf = btf__new(buf, sizeof(*hdr) + types_len + strs_len);
 	err = btf ? 0 : -errno;
 out:
 	free(buf);
-	free(refs);
-	free(strs_base);
 	free(strs_end);
 	*errp = err;
 	return err ? NULL : btf;
@@ -1623,7 +1710,7 @@ static struct elf_function *elf_function__merge(const struct btf *btf,
 	for (f = atomic_load(&entry->head); f; f = f->next) {
 		if (f == best || !f->state.initialized)
 			continue;
-		if (!func_states_match(btf, best->owner, &best->state, f->owner, &f->state))
+		if (!func_states_match(btf, &best->state, btf, &f->state, true))
 			merged->inconsistent_proto = true;
 		func_state__or_flags(merged, &f->state);
 	}
@@ -1673,9 +1760,9 @@ static int btf__arena_ptr(struct btf *btf, const struct btf_encoder_conf *conf,
 
 static int btf__add_func_state(struct btf *btf, const struct btf_encoder_conf *conf,
 			       const struct elf_functions_entry *entry,
-			       const struct btf_encoder *e, const struct btf_func_state *s)
+			       const struct btf_func_state *s)
 {
-	uint32_t ret = btf_encoder__merged_id(e, s->ret_type), i, *params;
+	uint32_t ret = btf_chunk__merged_id(s->chunk, s->ret_type), i, *params;
 	int proto, func, err;
 
 	params = calloc(s->nr_params ?: 1, sizeof(*params));
@@ -1683,7 +1770,7 @@ static int btf__add_func_state(struct btf *btf, const struct btf_encoder_conf *c
 		return -ENOMEM;
 	err = btf__arena_ptr(btf, conf, entry, -1, &ret);
 	for (i = 0; i < s->nr_params && !err; i++) {
-		params[i] = btf_encoder__merged_id(e, s->params[i].type);
+		params[i] = btf_chunk__merged_id(s->chunk, s->params[i].type);
 		err = btf__arena_ptr(btf, conf, entry, i, &params[i]);
 	}
 	proto = err ?: btf__add_func_proto(btf, ret);
@@ -1729,7 +1816,7 @@ static int btf_encoders__add_saved_funcs(const struct btf_encoder_conf *conf, st
 				fprintf(stderr, "skipping function %s: %s\n", entry->name, reason);
 			continue;
 		}
-		err = btf__add_func_state(btf, conf, entry, best->owner, &merged);
+		err = btf__add_func_state(btf, conf, entry, &merged);
 		if (err)
 			return err;
 	}
@@ -1830,7 +1917,7 @@ static int btf_encoders__add_vars(struct btf_encoder **encoders, unsigned int nr
 			const struct btf_var_state *v = &encoders[i]->vars.data[j];
 			const struct elf_section *sec =
 				elf_symtab__section_at(conf->symtab, v->addr);
-			uint32_t type = btf_encoder__merged_id(encoders[i], v->type);
+			uint32_t type = btf_chunk__merged_id(v->chunk, v->type);
 			int64_t size = btf__resolve_size(btf, type);
 
 			/* Sizeless ones (extern char x[]) neither. */
@@ -1854,33 +1941,25 @@ static int btf_encoders__add_vars(struct btf_encoder **encoders, unsigned int nr
 int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct btf **out)
 {
 	const struct btf_encoder_conf *conf = encoders[0]->conf;
-	double t_start = now(), t_units, t_funcs;
-	struct btf_encoder *whole = NULL;
+	double t_start = now(), t_chunks, t_funcs;
+	struct btf_chunk **chunks;
 	struct btf *btf = NULL;
-	size_t nr_units = 0;
-	unsigned int i, nr_types;
+	unsigned int nr_types;
+	size_t nr_chunks;
 	int err;
 
-	for (i = 0; i < nr; i++)
-		nr_units += encoders[i]->units.nr;
-	for (i = 0; i < nr && !whole && !conf->base_btf; i++)
-		if (btf_encoder__is_whole(encoders[i], nr_units))
-			whole = encoders[i];
-	if (whole) {
-		/* Its IDs are already the merged ones. */
-		for (i = 0; i < whole->units.nr; i++)
-			whole->units.data[i].merged_id = whole->units.data[i].first_id;
-		btf = whole->btf;
-		err = 0;
-	} else if (!conf->base_btf) {
-		btf = btf_encoders__concat_units(encoders, nr, nr_units, &err);
+	chunks = btf_encoders__chunks(encoders, nr, &nr_chunks);
+	if (!chunks)
+		return -ENOMEM;
+	if (!conf->base_btf) {
+		btf = btf__concat_chunks(chunks, nr_chunks, &err);
 	} else {
-		/* Split BTF (modules): few types, added one by one on the base. */
 		btf = btf__new_empty_split(conf->base_btf);
-		err = btf ? btf_encoders__append_units(encoders, nr, nr_units, btf) : -ENOMEM;
+		err = btf ? btf__append_chunks(btf, chunks, nr_chunks) : -ENOMEM;
 	}
+	free(chunks);
 	nr_types = btf ? btf__type_cnt(btf) - 1 : 0;
-	t_units = now();
+	t_chunks = now();
 	if (!err && conf->functions)
 		err = btf_encoders__add_saved_funcs(conf, btf);
 	if (!err && conf->symtab)
@@ -1890,11 +1969,9 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct b
 		err = btf__dedup(btf, NULL);
 	if (conf->verbose)
 		fprintf(stderr,
-			"btf_encoder: merge %.3f s (%zu units, %u types), functions and variables %.3f s, dedup %.3f s (%u types)\n",
-			t_units - t_start, nr_units, nr_types, t_funcs - t_units, now() - t_funcs,
-			btf__type_cnt(btf) - 1);
-	if (whole)
-		whole->btf = NULL;
+			"btf_encoder: merge %.3f s (%zu chunks, %u types), functions and variables %.3f s, dedup %.3f s (%u types)\n",
+			t_chunks - t_start, nr_chunks, nr_types, t_funcs - t_chunks,
+			now() - t_funcs, btf ? btf__type_cnt(btf) - 1 : 0);
 	if (err) {
 		btf__free(btf);
 		return err;

@@ -222,7 +222,7 @@ struct cu_queue {
 	uint32_t next_index;
 	bool done;
 	int err;
-	dwarf_cu_fn fn;
+	dwarf_chunk_fn fn;
 	const int *lang_exclude;
 	int verbose;
 };
@@ -241,17 +241,25 @@ static bool lang_excluded(const int *lang_exclude, int lang)
 	return false;
 }
 
-/* Takes the next CU to encode; false when there is none or a worker failed. */
-static bool cu_queue__take(struct cu_queue *q, Dwarf_Die *cu_die, uint32_t *index)
+/*
+ * Takes the next chunk: the CUs with the next DWARF_LOADER_CHUNK indexes
+ * (fewer at the end), less those not to be encoded.  False when there is
+ * none left or a worker failed.
+ */
+static bool cu_queue__take(struct cu_queue *q, struct dwarf_chunk *chunk)
 {
 	bool taken = false;
 
 	pthread_mutex_lock(&q->lock);
+	chunk->nr = 0;
+	chunk->index = q->next_index / DWARF_LOADER_CHUNK;
 	while (!q->done && !q->err) {
-		Dwarf_CU *next;
+		Dwarf_Die *cu_die = &chunk->cu_die[chunk->nr];
 		uint8_t unit_type;
 		Dwarf_Half version;
 		Dwarf_Die subdie;
+		Dwarf_CU *next;
+		uint32_t index;
 
 		if (dwarf_get_units(q->dwarf, q->cu, &next, &version, &unit_type, cu_die,
 				    &subdie) != 0) {
@@ -259,18 +267,19 @@ static bool cu_queue__take(struct cu_queue *q, Dwarf_Die *cu_die, uint32_t *inde
 			break;
 		}
 		q->cu = next;
-		*index = q->next_index++;
-		if (unit_type != DW_UT_compile && unit_type != DW_UT_partial)
-			continue;
-		if (lang_excluded(q->lang_exclude, dwarf_srclang(cu_die))) {
-			if (q->verbose)
+		index = q->next_index++;
+		taken = true;
+		if (unit_type == DW_UT_compile || unit_type == DW_UT_partial) {
+			if (!lang_excluded(q->lang_exclude, dwarf_srclang(cu_die)))
+				chunk->cu_index[chunk->nr++] = index;
+			else if (q->verbose)
 				fprintf(stderr, "skipping CU %s: language excluded\n",
 					dwarf_diename(cu_die) ?: "?");
-			continue;
 		}
-		taken = true;
-		break;
+		if (q->next_index % DWARF_LOADER_CHUNK == 0)
+			break;
 	}
+	taken = taken && !q->err;
 	pthread_mutex_unlock(&q->lock);
 	return taken;
 }
@@ -286,22 +295,27 @@ static void cu_queue__fail(struct cu_queue *q, int err)
 static void *worker__run(void *arg)
 {
 	struct worker *w = arg;
-	Dwarf_Die cu_die;
-	uint32_t index;
+	struct dwarf_chunk *chunk = malloc(sizeof(*chunk));
 
-	while (cu_queue__take(w->queue, &cu_die, &index)) {
-		int err = w->queue->fn(w->ctx, &cu_die, index);
+	if (!chunk) {
+		cu_queue__fail(w->queue, -ENOMEM);
+		return NULL;
+	}
+	while (cu_queue__take(w->queue, chunk)) {
+		int err = w->queue->fn(w->ctx, chunk);
 
 		if (err) {
 			cu_queue__fail(w->queue, err);
 			break;
 		}
 	}
+	free(chunk);
 	return NULL;
 }
 
-int dwarf_loader__for_each_cu(struct dwarf_loader *l, unsigned int nr_workers, dwarf_cu_fn fn,
-			      void **worker_ctx, const int *lang_exclude, int verbose)
+int dwarf_loader__for_each_chunk(struct dwarf_loader *l, unsigned int nr_workers,
+				 dwarf_chunk_fn fn, void **worker_ctx, const int *lang_exclude,
+				 int verbose)
 {
 	struct cu_queue q = {
 		.lock = PTHREAD_MUTEX_INITIALIZER,

@@ -26,17 +26,30 @@ void dwarf_loader__close(struct dwarf_loader *loader);
 struct Elf *dwarf_loader__elf(const struct dwarf_loader *loader);
 
 /*
- * Called by a worker for each CU it takes; @cu_index is the CU's position
- * in .debug_info.  Returns 0 or a negative errno, which stops all workers.
+ * CUs are handed out in chunks: the CUs whose index in .debug_info is in
+ * [index * DWARF_LOADER_CHUNK, (index + 1) * DWARF_LOADER_CHUNK).  The
+ * chunks are the same whatever the number of workers, so what is made of a
+ * chunk can depend on nothing else.
  */
-typedef int (*dwarf_cu_fn)(void *worker_ctx, Dwarf_Die *cu_die, uint32_t cu_index);
+#define DWARF_LOADER_CHUNK 64
+
+struct dwarf_chunk {
+	uint32_t index;
+	unsigned int nr;			/* the CUs to encode, in order */
+	Dwarf_Die cu_die[DWARF_LOADER_CHUNK];
+	uint32_t cu_index[DWARF_LOADER_CHUNK];
+};
+
+/* Called by a worker for each chunk it takes; 0 or a negative errno, which stops all. */
+typedef int (*dwarf_chunk_fn)(void *worker_ctx, const struct dwarf_chunk *chunk);
 
 /*
  * Runs @nr_workers threads; worker i calls @fn with @worker_ctx[i] for each
- * CU it takes from the shared queue, skipping the CUs whose DW_AT_language
- * is in the zero-terminated @lang_exclude.
+ * chunk it takes from the shared queue, leaving out the CUs whose
+ * DW_AT_language is in the zero-terminated @lang_exclude.
  */
-int dwarf_loader__for_each_cu(struct dwarf_loader *loader, unsigned int nr_workers, dwarf_cu_fn fn,
-			      void **worker_ctx, const int *lang_exclude, int verbose);
+int dwarf_loader__for_each_chunk(struct dwarf_loader *loader, unsigned int nr_workers,
+				 dwarf_chunk_fn fn, void **worker_ctx, const int *lang_exclude,
+				 int verbose);
 
 #endif /* _DWARF_LOADER_H_ */

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 struct elf_symtab;
+struct btf_chunk;
 
 /* A parameter of a function prototype: type ID in the owner's BTF. */
 struct btf_func_param {
@@ -39,6 +40,7 @@ struct btf_func_state {
 	uint32_t nr_tags;
 	uint32_t ret_type;
 	uint32_t cu_index; /* the first CU that defined the function */
+	const struct btf_chunk *chunk; /* whose BTF the type IDs are in */
 	bool initialized;
 	bool varargs;
 	bool inconsistent_proto; /* prototypes differ between CUs */

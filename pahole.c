@@ -431,9 +431,16 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int encode_cu(void *ctx, Dwarf_Die *cu_die, uint32_t cu_index)
+static int encode_chunk(void *ctx, const struct dwarf_chunk *chunk)
 {
-	return btf_encoder__encode_cu(ctx, cu_die, cu_index);
+	struct btf_encoder *encoder = ctx;
+	unsigned int i;
+	int err = btf_encoder__begin_chunk(encoder, chunk->index);
+
+	for (i = 0; i < chunk->nr && !err; i++)
+		err = btf_encoder__encode_cu(encoder, (Dwarf_Die *)&chunk->cu_die[i],
+					     chunk->cu_index[i]);
+	return err ?: btf_encoder__end_chunk(encoder);
 }
 
 static int encode(struct dwarf_loader *loader, const struct btf_encoder_conf *conf,
@@ -453,8 +460,9 @@ static int encode(struct dwarf_loader *loader, const struct btf_encoder_conf *co
 			err = -ENOMEM;
 	}
 	if (!err)
-		err = dwarf_loader__for_each_cu(loader, conf->jobs, encode_cu, (void **)encoders,
-						conf->lang_exclude, conf->verbose);
+		err = dwarf_loader__for_each_chunk(loader, conf->jobs, encode_chunk,
+						   (void **)encoders, conf->lang_exclude,
+						   conf->verbose);
 	if (conf->verbose)
 		fprintf(stderr, "pahole: encoding the CUs with %u workers: %.3f s\n", conf->jobs,
 			now() - start);
