@@ -39,11 +39,8 @@
 #define DW_TAG_LLVM_annotation 0x6000
 #endif
 
-/* What a DIE offset stands for: a type reference (an ID or another DIE). */
-struct die_ref {
-	uint32_t off;
-	uint32_t ref;
-};
+/* Marks a slot of the DIE map as holding a reference for this CU. */
+#define MAP_SET 0x80000000u
 
 /*
  * The types of one chunk of CUs (see dwarf_loader.h), deduplicated on their
@@ -98,7 +95,14 @@ struct btf_encoder {
 	DARRAY(struct btf_decl_tag_ref) var_tags;
 	/* Per-CU state, reset by btf_encoder__encode_cu(). */
 	struct {
-		DARRAY(struct die_ref) refs;
+		/*
+		 * What each DIE offset of the CU stands for (a type reference:
+		 * an ID or another DIE), indexed by offset, and the offsets set,
+		 * to clear them for the next CU.
+		 */
+		uint32_t *map;
+		size_t map_size;
+		DARRAY(uint32_t) refs;
 		DARRAY(struct cu_func) funcs;
 		DARRAY(struct btf_func_param) params;
 		DARRAY(struct cu_param_loc) locs; /* parallel to params */
@@ -108,7 +112,6 @@ struct btf_encoder {
 		size_t first_var; /* the CU's first entry in vars */
 		int depth;
 		uint32_t int_ref; /* DIE ref of the CU's "int", or 0 */
-		bool refs_sorted;
 		int err;
 	} cu;
 };
@@ -277,41 +280,45 @@ static void die_attrs__read(Dwarf_Die *die, struct die_attrs *a)
 static int btf_encoder__map(struct btf_encoder *e, Dwarf_Die *die, uint32_t ref)
 {
 	Dwarf_Off off = dwarf_cuoffset(die);
-	struct die_ref *r;
+	uint32_t *slot;
 
-	if (e->cu.refs.nr && e->cu.refs.data[e->cu.refs.nr - 1].off > off)
-		e->cu.refs_sorted = false;
-	r = darray_push(&e->cu.refs);
-	if (!r)
+	if (off >= e->cu.map_size) {
+		size_t size = e->cu.map_size ? e->cu.map_size * 2 : 1 << 16;
+		uint32_t *map;
+
+		while (size <= off)
+			size *= 2;
+		map = realloc(e->cu.map, size * sizeof(*map));
+		if (!map)
+			return -ENOMEM;
+		memset(map + e->cu.map_size, 0, (size - e->cu.map_size) * sizeof(*map));
+		e->cu.map = map;
+		e->cu.map_size = size;
+	}
+	slot = darray_push(&e->cu.refs);
+	if (!slot)
 		return -ENOMEM;
-	r->off = (uint32_t)off;
-	r->ref = ref;
+	*slot = off;
+	e->cu.map[off] = ref | MAP_SET;
 	return 0;
 }
 
-static int die_ref__cmp(const void *a, const void *b)
+/* What DIE offset @off stands for, or false when it stands for nothing encoded. */
+static bool btf_encoder__lookup(const struct btf_encoder *e, uint32_t off, uint32_t *ref)
 {
-	const struct die_ref *x = a, *y = b;
-
-	return x->off < y->off ? -1 : x->off > y->off;
+	if (off >= e->cu.map_size || !(e->cu.map[off] & MAP_SET))
+		return false;
+	*ref = e->cu.map[off] & ~MAP_SET;
+	return true;
 }
 
-static const struct die_ref *btf_encoder__lookup(struct btf_encoder *e, uint32_t off)
+static void btf_encoder__clear_map(struct btf_encoder *e)
 {
-	size_t lo = 0, hi = e->cu.refs.nr;
+	size_t i;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct die_ref *r = &e->cu.refs.data[mid];
-
-		if (r->off == off)
-			return r;
-		if (r->off < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	for (i = 0; i < e->cu.refs.nr; i++)
+		e->cu.map[e->cu.refs.data[i]] = 0;
+	e->cu.refs.nr = 0;
 }
 
 /* ---- encoding, one handler per DWARF tag ---- */
@@ -1075,21 +1082,18 @@ static uint32_t btf_encoder__resolve_ref(struct btf_encoder *e, uint32_t ref)
 	int hops;
 
 	for (hops = 0; ref & REF_DIE; hops++) {
-		const struct die_ref *r;
+		uint32_t off = ref & REF_OFF_MASK;
 
 		if (ref == REF_INDEX) {
 			ref = e->cu.int_ref;
 			continue;
 		}
-		r = btf_encoder__lookup(e, ref & REF_OFF_MASK);
 		/* Unknown or cyclic (a qualifier of itself): void. */
-		if (!r || hops > 64) {
+		if (!btf_encoder__lookup(e, off, &ref) || hops > 64) {
 			if (e->conf->verbose)
-				fprintf(stderr, "btf_encoder: DIE %#x references no type: void\n",
-					ref & REF_OFF_MASK);
+				fprintf(stderr, "btf_encoder: DIE %#x references no type: void\n", off);
 			return 0;
 		}
-		ref = r->ref;
 	}
 	return ref;
 }
@@ -1106,8 +1110,6 @@ static int btf_encoder__resolve_cu(struct btf_encoder *e)
 	uint32_t id, end;
 	int err = 0;
 
-	if (!e->cu.refs_sorted)
-		qsort(e->cu.refs.data, e->cu.refs.nr, sizeof(*e->cu.refs.data), die_ref__cmp);
 	end = btf__type_cnt(e->btf);
 	for (id = e->cu.first_id; id < end && !err; id++) {
 		struct btf_type *t = (struct btf_type *)btf__type_by_id(e->btf, id);
@@ -1319,7 +1321,7 @@ int btf_encoder__encode_cu(struct btf_encoder *e, Dwarf_Die *cu_die, uint32_t cu
 	size_t i;
 	int err;
 
-	e->cu.refs.nr = 0;
+	btf_encoder__clear_map(e);
 	e->cu.funcs.nr = 0;
 	e->cu.params.nr = 0;
 	e->cu.locs.nr = 0;
@@ -1327,7 +1329,6 @@ int btf_encoder__encode_cu(struct btf_encoder *e, Dwarf_Die *cu_die, uint32_t cu
 	e->cu.first_var = e->vars.nr;
 	e->cu.index = cu_index;
 	e->cu.depth = 0;
-	e->cu.refs_sorted = true;
 	e->cu.int_ref = 0;
 	e->cu.first_id = btf__type_cnt(e->btf);
 	err = btf_encoder__encode_children(e, cu_die);
@@ -1491,6 +1492,7 @@ void btf_encoder__delete(struct btf_encoder *e)
 	darray_free(&e->vars);
 	darray_free(&e->var_tags);
 	darray_free(&e->cu.refs);
+	free(e->cu.map);
 	darray_free(&e->cu.funcs);
 	darray_free(&e->cu.params);
 	darray_free(&e->cu.locs);
