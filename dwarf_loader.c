@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -31,6 +32,9 @@ struct dwarf_loader {
 	Dwarf *dwarf; /* owned by dwfl when the file is relocatable */
 	Dwfl *dwfl;
 	Dwfl_Module *module;
+	/* .debug_info as mapped from the file, when it is (NULL otherwise). */
+	const char *info;
+	size_t info_size;
 };
 
 /* Separate debug files are never looked for: the input carries its DWARF. */
@@ -111,6 +115,39 @@ static bool elf_headers_fit(Elf *elf, const GElf_Ehdr *ehdr, uint64_t file_size)
 	return true;
 }
 
+/*
+ * Notes where .debug_info lies when libelf serves it straight from the
+ * file's mapping, not from memory of its own (converted, decompressed or
+ * relocated data): only then may pages of it be dropped.
+ */
+static void dwarf_loader__find_mapped_info(struct dwarf_loader *l)
+{
+	size_t shstrndx, raw_size;
+	char *raw = elf_rawfile(l->elf, &raw_size);
+	Elf_Scn *scn = NULL;
+
+	if (!raw || elf_getshdrstrndx(l->elf, &shstrndx) != 0)
+		return;
+	while ((scn = elf_nextscn(l->elf, scn)) != NULL) {
+		GElf_Shdr shdr;
+		Elf_Data *d;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &shdr))
+			return;
+		name = elf_strptr(l->elf, shstrndx, shdr.sh_name);
+		if (!name || strcmp(name, ".debug_info"))
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (d && (char *)d->d_buf >= raw && (char *)d->d_buf + d->d_size <= raw + raw_size &&
+		    (char *)d->d_buf == raw + shdr.sh_offset) {
+			l->info = d->d_buf;
+			l->info_size = d->d_size;
+		}
+		return;
+	}
+}
+
 static int dwarf_loader__open_elf(struct dwarf_loader *l, const char *path, uint64_t file_size,
 				  const char **cause)
 {
@@ -143,6 +180,7 @@ static int dwarf_loader__open_elf(struct dwarf_loader *l, const char *path, uint
 		*cause = dwarf_errmsg(-1);
 		return -ENOEXEC;
 	}
+	dwarf_loader__find_mapped_info(l);
 	return 0;
 }
 
@@ -217,6 +255,7 @@ Elf *dwarf_loader__elf(const struct dwarf_loader *l)
 /* The CU queue shared by the workers. */
 struct cu_queue {
 	pthread_mutex_t lock;
+	const struct dwarf_loader *loader;
 	Dwarf *dwarf;
 	Dwarf_CU *cu; /* the last CU handed out */
 	uint32_t next_index;
@@ -239,6 +278,35 @@ static bool lang_excluded(const int *lang_exclude, int lang)
 		if (*lang_exclude == lang)
 			return true;
 	return false;
+}
+
+/* The offset just past the unit whose DIE is @cu_die, or 0. */
+static Dwarf_Off unit_end(Dwarf *dwarf, Dwarf_Die *cu_die)
+{
+	Dwarf_Off start = dwarf_dieoffset(cu_die) - dwarf_cuoffset(cu_die), next;
+	size_t header_size;
+
+	if (dwarf_next_unit(dwarf, start, &next, &header_size, NULL, NULL, NULL, NULL, NULL,
+			    NULL) != 0)
+		return 0;
+	return next;
+}
+
+/*
+ * Drops the pages of .debug_info that hold only @chunk's CUs, done with: the
+ * file stays mapped and a page read again comes back from the file, but the
+ * memory of the whole section is not held to the end.
+ */
+static void dwarf_loader__drop_chunk(const struct dwarf_loader *l, const struct dwarf_chunk *chunk)
+{
+	uintptr_t page = sysconf(_SC_PAGESIZE), start, end;
+
+	if (!l->info || chunk->end <= chunk->start || chunk->end > l->info_size)
+		return;
+	start = ((uintptr_t)l->info + chunk->start + page - 1) & ~(page - 1);
+	end = ((uintptr_t)l->info + chunk->end) & ~(page - 1);
+	if (start < end)
+		madvise((void *)start, end - start, MADV_DONTNEED);
 }
 
 /*
@@ -268,6 +336,9 @@ static bool cu_queue__take(struct cu_queue *q, struct dwarf_chunk *chunk)
 		}
 		q->cu = next;
 		index = q->next_index++;
+		if (!taken)
+			chunk->start = dwarf_dieoffset(cu_die) - dwarf_cuoffset(cu_die);
+		chunk->end = unit_end(q->dwarf, cu_die);
 		taken = true;
 		if (unit_type == DW_UT_compile || unit_type == DW_UT_partial) {
 			if (!lang_excluded(q->lang_exclude, dwarf_srclang(cu_die)))
@@ -304,6 +375,7 @@ static void *worker__run(void *arg)
 	while (cu_queue__take(w->queue, chunk)) {
 		int err = w->queue->fn(w->ctx, chunk);
 
+		dwarf_loader__drop_chunk(w->queue->loader, chunk);
 		if (err) {
 			cu_queue__fail(w->queue, err);
 			break;
@@ -319,6 +391,7 @@ int dwarf_loader__for_each_chunk(struct dwarf_loader *l, unsigned int nr_workers
 {
 	struct cu_queue q = {
 		.lock = PTHREAD_MUTEX_INITIALIZER,
+		.loader = l,
 		.dwarf = l->dwarf,
 		.fn = fn,
 		.lang_exclude = lang_exclude,

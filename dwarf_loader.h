@@ -35,6 +35,7 @@ struct Elf *dwarf_loader__elf(const struct dwarf_loader *loader);
 
 struct dwarf_chunk {
 	uint32_t index;
+	Dwarf_Off start, end;	/* its units' span of .debug_info */
 	unsigned int nr;			/* the CUs to encode, in order */
 	Dwarf_Die cu_die[DWARF_LOADER_CHUNK];
 	uint32_t cu_index[DWARF_LOADER_CHUNK];
