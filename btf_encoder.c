@@ -34,6 +34,8 @@
 #define REF_OFF_MASK (REF_DIE - 1)
 /* The array index type of the CU: its "int". */
 #define REF_INDEX (REF_DIE | REF_OFF_MASK)
+/* A reference that could not be read. */
+#define REF_BAD (REF_DIE | (REF_OFF_MASK - 1))
 
 #ifndef DW_TAG_LLVM_annotation
 #define DW_TAG_LLVM_annotation 0x6000
@@ -112,6 +114,8 @@ struct btf_encoder {
 		size_t first_var; /* the CU's first entry in vars */
 		int depth;
 		uint32_t int_ref; /* DIE ref of the CU's "int", or 0 */
+		Dwarf_Die die; /* the CU's */
+		uint64_t bad_off; /* where the DWARF was found corrupt */
 		int err;
 	} cu;
 };
@@ -149,10 +153,13 @@ static uint32_t die_ref(Dwarf_Attribute *attr)
 	 * would).  Fails for DW_FORM_ref_addr: references into another CU are
 	 * not followed, so that no worker reads a CU another one owns.
 	 */
+	if (dwarf_whatform(attr) == DW_FORM_ref_addr)
+		return 0;
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-	if (dwarf_formref(attr, &off) != 0 || off >= REF_OFF_MASK)
-		return 0;
+	/* One that cannot be read resolves to no DIE: corrupt DWARF, see check_dangling. */
+	if (dwarf_formref(attr, &off) != 0 || off >= REF_BAD)
+		return REF_BAD;
 #pragma GCC diagnostic pop
 	return REF_DIE | (uint32_t)off;
 }
@@ -328,6 +335,16 @@ struct die_ops {
 };
 
 static int btf_encoder__encode_children(struct btf_encoder *e, Dwarf_Die *parent);
+
+/* Notes that the CU's DWARF is corrupt near @die; -EBADMSG. */
+static int btf_encoder__corrupt(struct btf_encoder *e, Dwarf_Die *die)
+{
+	if (!e->cu.err) {
+		e->cu.err = -EBADMSG;
+		e->cu.bad_off = dwarf_dieoffset(die);
+	}
+	return -EBADMSG;
+}
 
 static bool btf_encoder__has(const struct btf_encoder *e, enum btf_feature f)
 {
@@ -527,12 +544,14 @@ static int encode_void(struct btf_encoder *e, Dwarf_Die *die)
 	return btf_encoder__map(e, die, 0);
 }
 
-static int64_t member_bit_offset(const struct die_attrs *m)
+static int64_t member_bit_offset(const struct btf_encoder *e, const struct die_attrs *m)
 {
 	if (m->has_data_bit_offset)
 		return m->data_bit_offset;
 	if (m->has_bit_offset) {
 		/* DWARF 2/3 bit fields count from the storage unit's most significant bit. */
+		if (e->conf->big_endian)
+			return m->member_location * 8 + m->bit_offset;
 		return m->member_location * 8 + m->byte_size * 8 - m->bit_offset - m->bit_size;
 	}
 	return m->member_location * 8;
@@ -570,7 +589,7 @@ static int encode_struct(struct btf_encoder *e, Dwarf_Die *die)
 			continue;
 		}
 		die_attrs__read(&child, &m);
-		err = btf__add_field(e->btf, m.name, m.type, member_bit_offset(&m),
+		err = btf__add_field(e->btf, m.name, m.type, member_bit_offset(e, &m),
 				     m.has_bit_size ? m.bit_size : 0);
 		err = err   ?:
 			      btf_encoder__collect_decl_tags(
@@ -1051,13 +1070,18 @@ static int btf_encoder__encode_children(struct btf_encoder *e, Dwarf_Die *parent
 	Dwarf_Die child;
 	int err = 0;
 
-	if (dwarf_child(parent, &child) != 0)
-		return 0;
+	int rc = dwarf_child(parent, &child);
+
+	if (rc != 0)
+		return rc < 0 ? btf_encoder__corrupt(e, parent) : 0;
 	e->cu.depth++;
 	do {
 		err = btf_encoder__encode_die(e, &child);
-	} while (!err && dwarf_siblingof(&child, &child) == 0);
+	} while (!err && (rc = dwarf_siblingof(&child, &child)) == 0);
 	e->cu.depth--;
+	/* libdw could not read the next DIE (an unknown abbreviation, say). */
+	if (!err && rc < 0)
+		err = btf_encoder__corrupt(e, &child);
 	return err;
 }
 
@@ -1077,6 +1101,63 @@ static int btf_encoder__index_type(struct btf_encoder *e)
 	return 0;
 }
 
+static bool is_type_tag(int tag)
+{
+	switch (tag) {
+	case DW_TAG_array_type:
+	case DW_TAG_class_type:
+	case DW_TAG_enumeration_type:
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_string_type:
+	case DW_TAG_structure_type:
+	case DW_TAG_subroutine_type:
+	case DW_TAG_typedef:
+	case DW_TAG_union_type:
+	case DW_TAG_ptr_to_member_type:
+	case DW_TAG_set_type:
+	case DW_TAG_subrange_type:
+	case DW_TAG_base_type:
+	case DW_TAG_const_type:
+	case DW_TAG_file_type:
+	case DW_TAG_packed_type:
+	case DW_TAG_volatile_type:
+	case DW_TAG_restrict_type:
+	case DW_TAG_interface_type:
+	case DW_TAG_unspecified_type:
+	case DW_TAG_shared_type:
+	case DW_TAG_rvalue_reference_type:
+	case DW_TAG_coarray_type:
+	case DW_TAG_generic_subrange:
+	case DW_TAG_dynamic_type:
+	case DW_TAG_atomic_type:
+	case DW_TAG_immutable_type:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * A reference to DIE offset @off that stands for no type encoded: void when
+ * it is a type DIE the walk did not meet (or a cycle of qualifiers), corrupt
+ * DWARF when it is no DIE of the CU, or not a type.
+ */
+static void btf_encoder__check_dangling(struct btf_encoder *e, uint32_t off)
+{
+	Dwarf_Off cu_start = dwarf_dieoffset(&e->cu.die) - dwarf_cuoffset(&e->cu.die);
+	Dwarf_Die target;
+
+	if (!dwarf_offdie(dwarf_cu_getdwarf(e->cu.die.cu), cu_start + off, &target) ||
+	    dwarf_cuoffset(&target) != off || !is_type_tag(dwarf_tag(&target))) {
+		btf_encoder__corrupt(e, &e->cu.die);
+		e->cu.bad_off = cu_start + off;
+		return;
+	}
+	if (e->conf->verbose)
+		fprintf(stderr, "btf_encoder: DIE %#x references no type: void\n", off);
+}
+
 static uint32_t btf_encoder__resolve_ref(struct btf_encoder *e, uint32_t ref)
 {
 	int hops;
@@ -1088,10 +1169,8 @@ static uint32_t btf_encoder__resolve_ref(struct btf_encoder *e, uint32_t ref)
 			ref = e->cu.int_ref;
 			continue;
 		}
-		/* Unknown or cyclic (a qualifier of itself): void. */
 		if (!btf_encoder__lookup(e, off, &ref) || hops > 64) {
-			if (e->conf->verbose)
-				fprintf(stderr, "btf_encoder: DIE %#x references no type: void\n", off);
+			btf_encoder__check_dangling(e, off);
 			return 0;
 		}
 	}
@@ -1330,13 +1409,15 @@ int btf_encoder__encode_cu(struct btf_encoder *e, Dwarf_Die *cu_die, uint32_t cu
 	e->cu.index = cu_index;
 	e->cu.depth = 0;
 	e->cu.int_ref = 0;
+	e->cu.err = 0;
+	e->cu.die = *cu_die;
 	e->cu.first_id = btf__type_cnt(e->btf);
 	err = btf_encoder__encode_children(e, cu_die);
 	err = err ?: btf_encoder__resolve_cu(e);
 	err = err ?: btf_encoder__save_cu_funcs(e);
 	for (i = e->cu.first_var; !err && i < e->vars.nr; i++)
 		e->vars.data[i].type = btf_encoder__resolve_ref(e, e->vars.data[i].type);
-	return err;
+	return err ?: e->cu.err;
 }
 
 int btf_encoder__begin_chunk(struct btf_encoder *e, uint32_t index)
@@ -1455,7 +1536,8 @@ int btf_encoder__end_chunk(struct btf_encoder *e)
 	for (id = end; id > c->first_id; id--) {
 		const struct btf_type *t = btf__type_by_id(c->btf, id - 1);
 
-		if (!btf_is_union(t) || strcmp(btf__name_by_offset(c->btf, t->name_off), CARRIER_NAME))
+		if (!btf_is_union(t) ||
+		    strcmp(btf__name_by_offset(c->btf, t->name_off), CARRIER_NAME))
 			break;
 	}
 	c->nr_types = id - c->first_id;

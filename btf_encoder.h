@@ -75,6 +75,8 @@ struct btf_encoder_conf {
 	/* DWARF numbers of the registers that pass the first arguments. */
 	const int *param_regs;
 	int nr_param_regs;
+	/* The ELF file is big-endian (ELFDATA2MSB). */
+	bool big_endian;
 	/*
 	 * Serializes dwarf_getlocations() and dwarf_getlocation_attr(): they
 	 * fill libdw's location caches, which are not safe to share between

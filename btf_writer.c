@@ -201,7 +201,20 @@ static int write_all(int fd, const void *data, size_t size, const char **cause)
 int btf_writer__raw(const char *path, const void *data, size_t size, const char **cause)
 {
 	struct out_file o;
+	struct stat st;
 	int err;
+
+	/* A device or a FIFO (/dev/stdout, /dev/full) is written to, not replaced. */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		int fd = open(path, O_WRONLY | O_CLOEXEC);
+
+		if (fd < 0)
+			return *cause = strerror(errno), -errno;
+		err = write_all(fd, data, size, cause);
+		if (close(fd) != 0 && !err)
+			err = -errno, *cause = strerror(errno);
+		return err;
+	}
 
 	err = out_file__open(&o, path, NULL, cause);
 	if (err)
@@ -255,8 +268,8 @@ static size_t elf_find_section(Elf *elf, size_t shstrndx, const char *name)
  * section) nor the section header table when it ends the file, since those
  * are written anew.  Anything else at the end (a module signature) stays.
  */
-static uint64_t elf_kept_end(Elf *elf, const GElf_Ehdr *ehdr, const GElf_Shdr *shdrs,
-			     size_t shnum, const bool *rewritten, uint64_t file_size)
+static uint64_t elf_kept_end(Elf *elf, const GElf_Ehdr *ehdr, const GElf_Shdr *shdrs, size_t shnum,
+			     const bool *rewritten, uint64_t file_size)
 {
 	uint64_t table_end = ehdr->e_shoff + (uint64_t)shnum * ehdr->e_shentsize;
 	uint64_t end = table_end < file_size ? file_size : 0;
@@ -464,8 +477,7 @@ out:
 	return err;
 }
 
-int btf_writer__elf(const char *path, const struct btf_section *secs, size_t nr,
-		    const char **cause)
+int btf_writer__elf(const char *path, const struct btf_section *secs, size_t nr, const char **cause)
 {
 	struct out_file o;
 	struct stat st;

@@ -35,6 +35,8 @@ struct dwarf_loader {
 	/* .debug_info as mapped from the file, when it is (NULL otherwise). */
 	const char *info;
 	size_t info_size;
+	/* The size of .debug_info, when it is not compressed (0 otherwise). */
+	uint64_t info_sec_size;
 };
 
 /* Separate debug files are never looked for: the input carries its DWARF. */
@@ -71,10 +73,11 @@ static int dwarf_loader__open_relocated(struct dwarf_loader *l, const char *path
 		return -ENOEXEC;
 	l->module = mod;
 	l->dwarf = dwfl_module_getdwarf(mod, &bias);
-	return l->dwarf ? 0 : -ENODATA;
+	/* There is a .debug_info: failing to read it is an error, not "no DWARF". */
+	return l->dwarf ? 0 : -EBADMSG;
 }
 
-static bool elf_has_debug_info(Elf *elf)
+static bool elf_has_debug_info(Elf *elf, uint64_t *size)
 {
 	size_t shstrndx;
 	Elf_Scn *scn = NULL;
@@ -88,8 +91,10 @@ static bool elf_has_debug_info(Elf *elf)
 		if (!gelf_getshdr(scn, &shdr))
 			return false;
 		name = elf_strptr(elf, shstrndx, shdr.sh_name);
-		if (name && !strcmp(name, ".debug_info"))
+		if (name && !strcmp(name, ".debug_info")) {
+			*size = shdr.sh_flags & SHF_COMPRESSED ? 0 : shdr.sh_size;
 			return true;
+		}
 	}
 	return false;
 }
@@ -139,7 +144,8 @@ static void dwarf_loader__find_mapped_info(struct dwarf_loader *l)
 		if (!name || strcmp(name, ".debug_info"))
 			continue;
 		d = elf_getdata(scn, NULL);
-		if (d && (char *)d->d_buf >= raw && (char *)d->d_buf + d->d_size <= raw + raw_size &&
+		if (d && (char *)d->d_buf >= raw &&
+		    (char *)d->d_buf + d->d_size <= raw + raw_size &&
 		    (char *)d->d_buf == raw + shdr.sh_offset) {
 			l->info = d->d_buf;
 			l->info_size = d->d_size;
@@ -164,7 +170,7 @@ static int dwarf_loader__open_elf(struct dwarf_loader *l, const char *path, uint
 		*cause = "truncated or corrupt ELF file";
 		return -ENOEXEC;
 	}
-	if (!elf_has_debug_info(l->elf)) {
+	if (!elf_has_debug_info(l->elf, &l->info_sec_size)) {
 		*cause = "no DWARF (.debug_info) in the file";
 		return -ENODATA;
 	}
@@ -172,7 +178,8 @@ static int dwarf_loader__open_elf(struct dwarf_loader *l, const char *path, uint
 		int err = dwarf_loader__open_relocated(l, path);
 
 		if (err)
-			*cause = "cannot read or relocate its DWARF";
+			*cause = err == -EBADMSG ? "corrupt DWARF: cannot read or relocate it" :
+						   "cannot read or relocate its DWARF";
 		return err;
 	}
 	l->dwarf = dwarf_begin_elf(l->elf, DWARF_C_READ, NULL);
@@ -196,7 +203,8 @@ int dwarf_loader__open(const char *path, struct dwarf_loader **out, const char *
 		return -ENOMEM;
 	}
 	elf_version(EV_CURRENT);
-	l->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO must be refused below, not waited on. */
+	l->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (l->fd < 0) {
 		err = -errno;
 		*cause = strerror(errno);
@@ -214,7 +222,7 @@ int dwarf_loader__open(const char *path, struct dwarf_loader **out, const char *
 	}
 	if (!S_ISREG(st.st_mode) || st.st_size == 0) {
 		err = -ENOEXEC;
-		*cause = st.st_size == 0 ? "empty file" : "not a regular file";
+		*cause = !S_ISREG(st.st_mode) ? "not a regular file" : "empty file";
 		goto fail;
 	}
 	err = dwarf_loader__open_elf(l, path, st.st_size, cause);
@@ -329,8 +337,13 @@ static bool cu_queue__take(struct cu_queue *q, struct dwarf_chunk *chunk)
 		Dwarf_CU *next;
 		uint32_t index;
 
-		if (dwarf_get_units(q->dwarf, q->cu, &next, &version, &unit_type, cu_die,
-				    &subdie) != 0) {
+		int rc = dwarf_get_units(q->dwarf, q->cu, &next, &version, &unit_type, cu_die,
+					 &subdie);
+
+		if (rc != 0) {
+			/* 1 is the end; -1 a unit header libdw cannot read. */
+			if (rc < 0)
+				q->err = -EBADMSG;
 			q->done = true;
 			break;
 		}
@@ -339,6 +352,11 @@ static bool cu_queue__take(struct cu_queue *q, struct dwarf_chunk *chunk)
 		if (!taken)
 			chunk->start = dwarf_dieoffset(cu_die) - dwarf_cuoffset(cu_die);
 		chunk->end = unit_end(q->dwarf, cu_die);
+		/* A unit whose length runs past the section. */
+		if (q->loader->info_sec_size && chunk->end > q->loader->info_sec_size) {
+			q->err = -EBADMSG;
+			break;
+		}
 		taken = true;
 		if (unit_type == DW_UT_compile || unit_type == DW_UT_partial) {
 			if (!lang_excluded(q->lang_exclude, dwarf_srclang(cu_die)))
@@ -385,9 +403,8 @@ static void *worker__run(void *arg)
 	return NULL;
 }
 
-int dwarf_loader__for_each_chunk(struct dwarf_loader *l, unsigned int nr_workers,
-				 dwarf_chunk_fn fn, void **worker_ctx, const int *lang_exclude,
-				 int verbose)
+int dwarf_loader__for_each_chunk(struct dwarf_loader *l, unsigned int nr_workers, dwarf_chunk_fn fn,
+				 void **worker_ctx, const int *lang_exclude, int verbose)
 {
 	struct cu_queue q = {
 		.lock = PTHREAD_MUTEX_INITIALIZER,

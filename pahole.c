@@ -220,7 +220,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 'j':
 		if (parse_jobs(arg, &a->jobs))
-			argp_error(state, "invalid number of jobs '%s' (1..%d)", arg, MAX_JOBS);
+			argp_failure(state, 64, 0, "invalid number of jobs '%s' (1..%d)", arg,
+				     MAX_JOBS);
 		break;
 	case OPT_FEATURES_STRICT:
 		a->features_strict = true;
@@ -279,7 +280,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_LANG_EXCLUDE:
 		if (parse_lang_exclude(arg, a->lang_exclude))
-			argp_error(state, "unknown language in --lang_exclude=%s", arg);
+			argp_failure(state, 64, 0, "unknown language in --lang_exclude=%s", arg);
 		break;
 	case 'F':
 		break;
@@ -291,14 +292,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		exit(0);
 	case ARGP_KEY_ARG:
 		if (a->input)
-			argp_error(state, "only one FILE can be encoded at a time");
+			argp_failure(state, 64, 0, "only one FILE can be encoded at a time");
 		a->input = arg;
 		break;
 	case ARGP_KEY_END:
 		if (!a->input)
-			argp_error(state, "no FILE to encode");
+			argp_failure(state, 64, 0, "no FILE to encode");
 		if (!a->encode)
-			argp_error(state, "only BTF encoding (-J) is supported");
+			argp_failure(state, 64, 0, "only BTF encoding (-J) is supported");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -415,6 +416,7 @@ static void conf__set_param_regs(struct btf_encoder_conf *conf, Elf *elf)
 
 	if (!gelf_getehdr(elf, &ehdr))
 		return;
+	conf->big_endian = ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
 	for (i = 0; i < sizeof(param_regs) / sizeof(param_regs[0]); i++) {
 		if (param_regs[i].machine == ehdr.e_machine) {
 			conf->param_regs = param_regs[i].regs;
@@ -501,10 +503,50 @@ static int write_elf(const char *path, struct btf *btf, const struct btf_encoder
 	secs[0].data = btf__raw_data(btf, &size);
 	secs[0].size = size;
 	err = secs[0].data && (nr == 1 || secs[1].data) ? btf_writer__elf(path, secs, nr, cause) :
-							   (*cause = strerror(ENOMEM), -ENOMEM);
+							  (*cause = strerror(ENOMEM), -ENOMEM);
 	btf__free(split);
 	btf__free(base);
 	return err;
+}
+
+/* Why btf__parse() could not read the base BTF @path: what the file is. */
+static const char *base_btf_cause(const char *path, int err)
+{
+	unsigned char magic[4] = {};
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return strerror(errno);
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
+		close(fd);
+		return S_ISDIR(st.st_mode)  ? "is a directory" :
+		       !S_ISREG(st.st_mode) ? "not a regular file" :
+					      "empty file";
+	}
+	n = read(fd, magic, sizeof(magic));
+	close(fd);
+	if (n >= 2 &&
+	    ((magic[0] == 0x9f && magic[1] == 0xeb) || (magic[0] == 0xeb && magic[1] == 0x9f)))
+		return "truncated or corrupt BTF";
+	if (n == 4 && !memcmp(magic, ELFMAG, SELFMAG))
+		return err == -ENOENT ? "an ELF file without a .BTF section" :
+					"an ELF file whose .BTF cannot be read";
+	return "neither raw BTF nor an ELF file with .BTF";
+}
+
+static const char *encode_error(int err)
+{
+	switch (err) {
+	case -ELOOP: /* libbpf's btf__dedup() on a cycle of references */
+		return "corrupt DWARF: a cycle of typedef, qualifier or pointer types";
+	case -EBADMSG:
+		return "corrupt DWARF: a DIE libdw cannot read, or a type reference to no type";
+	default:
+		return strerror(-err);
+	}
 }
 
 static int silent_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -563,9 +605,9 @@ int main(int argc, char *argv[])
 	if (!err && args.btf_base) {
 		conf.base_btf = btf__parse(args.btf_base, NULL);
 		if (!conf.base_btf) {
-			fprintf(stderr, "pahole: %s: cannot read base BTF: %s\n", args.btf_base,
-				strerror(errno));
 			err = -errno;
+			fprintf(stderr, "pahole: %s: cannot read base BTF: %s\n", args.btf_base,
+				base_btf_cause(args.btf_base, err));
 		}
 	}
 	conf.libdw_lock = &libdw_lock;
@@ -573,7 +615,7 @@ int main(int argc, char *argv[])
 		err = encode(loader, &conf, &btf);
 		if (err)
 			fprintf(stderr, "pahole: %s: encoding BTF failed: %s\n", args.input,
-				strerror(-err));
+				encode_error(err));
 	}
 	elf_functions__delete(conf.functions);
 	elf_symtab__delete(symtab);
@@ -581,6 +623,8 @@ int main(int argc, char *argv[])
 	if (!err) {
 		const char *out = args.detached ?: args.input;
 
+		/* As pahole: the BTF is in the byte order of the ELF file it describes. */
+		btf__set_endianness(btf, conf.big_endian ? BTF_BIG_ENDIAN : BTF_LITTLE_ENDIAN);
 		raw = btf__raw_data(btf, &raw_size);
 		if (!raw)
 			err = -ENOMEM, cause = strerror(ENOMEM);

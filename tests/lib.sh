@@ -605,3 +605,53 @@ pahole_temps()
 {
 	find "$1" -maxdepth 1 -name '.*.pahole-*' -printf '%f\n'
 }
+
+# --- Damaging ELF files on purpose (tests/test_bad_input.sh) ------------------
+
+# elf_layout FILE: one line "NAME OFFSET SIZE" (decimal) per section of the
+# ELF file FILE (SHT_NOBITS ones have size 0), then "[ehdr] 0 SIZE" and
+# "[shdrs] OFFSET SIZE" for the ELF header and the section header table.
+elf_layout()
+{
+	python3 - "$1" <<'PYEOF'
+import struct, sys
+b = open(sys.argv[1], 'rb').read()
+is64, end = b[4] == 2, '<' if b[5] == 1 else '>'
+e = struct.unpack_from(end + ('16sHHIQQQIHHHHHH' if is64 else '16sHHIIIIIHHHHHH'), b, 0)
+shoff, ehsize, shentsize, shnum, shstrndx = e[6], e[8], e[11], e[12], e[13]
+sh = end + ('IIQQQQIIQQ' if is64 else 'IIIIIIIIII')
+shdrs = [struct.unpack_from(sh, b, shoff + i * shentsize) for i in range(shnum)]
+strs = shdrs[shstrndx][4]
+for s in shdrs[1:]:
+    name = b[strs + s[0]:b.index(b'\0', strs + s[0])].decode('latin-1')
+    print(name, s[4], 0 if s[1] == 8 else s[5])
+print('[ehdr]', 0, ehsize)
+print('[shdrs]', shoff, shnum * shentsize)
+PYEOF
+}
+
+# elf_set_section_size FILE NAME SIZE: set the sh_size of FILE's section NAME
+# to SIZE in place (rounded down to a multiple of its sh_entsize, if any);
+# nothing else changes.
+elf_set_section_size()
+{
+	python3 - "$@" <<'PYEOF'
+import struct, sys
+path, name, size = sys.argv[1], sys.argv[2].encode(), int(sys.argv[3])
+b = bytearray(open(path, 'rb').read())
+is64, end = b[4] == 2, '<' if b[5] == 1 else '>'
+e = struct.unpack_from(end + ('16sHHIQQQIHHHHHH' if is64 else '16sHHIIIIIHHHHHH'), b, 0)
+shoff, shentsize, shnum, shstrndx = e[6], e[11], e[12], e[13]
+sh = end + ('IIQQQQIIQQ' if is64 else 'IIIIIIIIII')
+size_at = 32 if is64 else 20
+strs = struct.unpack_from(sh, b, shoff + shstrndx * shentsize)[4]
+for i in range(shnum):
+    s = struct.unpack_from(sh, b, shoff + i * shentsize)
+    if b[strs + s[0]:b.index(b'\0', strs + s[0])] == name:
+        n = size - size % s[9] if s[9] else size
+        struct.pack_into(end + ('Q' if is64 else 'I'), b, shoff + i * shentsize + size_at, n)
+        open(path, 'wb').write(b)
+        sys.exit(0)
+sys.exit('%s: no section %s' % (path, name.decode()))
+PYEOF
+}
