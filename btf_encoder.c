@@ -606,11 +606,14 @@ static bool enum_is_signed(struct die_attrs *a)
 	Dwarf_Attribute attr;
 	Dwarf_Word enc;
 
-	if (!a->type || !dwarf_formref_die(&a->type_attr, &type))
+	int hops;
+
+	if (!a->type || a->type == REF_BAD || !dwarf_formref_die(&a->type_attr, &type))
 		return false;
-	/* The underlying type may be a typedef or qualified. */
-	while (dwarf_tag(&type) != DW_TAG_base_type) {
-		if (!dwarf_attr(&type, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &type))
+	/* The underlying type may be a typedef or qualified; a cycle is no base type. */
+	for (hops = 0; dwarf_tag(&type) != DW_TAG_base_type; hops++) {
+		if (hops == 16 || !dwarf_attr(&type, DW_AT_type, &attr) ||
+		    dwarf_whatform(&attr) == DW_FORM_ref_addr || !dwarf_formref_die(&attr, &type))
 			return false;
 	}
 	if (!dwarf_attr(&type, DW_AT_encoding, &attr) || dwarf_formudata(&attr, &enc))

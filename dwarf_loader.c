@@ -99,6 +99,35 @@ static bool elf_has_debug_info(Elf *elf, uint64_t *size)
 	return false;
 }
 
+/*
+ * Whether the DWARF string sections end with a NUL: libdw hands out
+ * pointers into them without checking that the string ends in the section.
+ */
+static bool elf_strings_terminated(Elf *elf)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return false;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr shdr;
+		const char *name;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &shdr))
+			return false;
+		name = elf_strptr(elf, shstrndx, shdr.sh_name);
+		if (!name || (strcmp(name, ".debug_str") && strcmp(name, ".debug_line_str")) ||
+		    (shdr.sh_flags & SHF_COMPRESSED) || shdr.sh_type == SHT_NOBITS)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || (d->d_size && ((const char *)d->d_buf)[d->d_size - 1] != '\0'))
+			return false;
+	}
+	return true;
+}
+
 /* Whether the section header table, and every section's contents, lie in the file. */
 static bool elf_headers_fit(Elf *elf, const GElf_Ehdr *ehdr, uint64_t file_size)
 {
@@ -168,6 +197,10 @@ static int dwarf_loader__open_elf(struct dwarf_loader *l, const char *path, uint
 	if (!gelf_getehdr(l->elf, &ehdr) || elf_getshdrstrndx(l->elf, &shstrndx) != 0 ||
 	    !elf_headers_fit(l->elf, &ehdr, file_size)) {
 		*cause = "truncated or corrupt ELF file";
+		return -ENOEXEC;
+	}
+	if (!elf_strings_terminated(l->elf)) {
+		*cause = "corrupt DWARF: a string section does not end its last string";
 		return -ENOEXEC;
 	}
 	if (!elf_has_debug_info(l->elf, &l->info_sec_size)) {

@@ -544,6 +544,8 @@ static const char *encode_error(int err)
 		return "corrupt DWARF: a cycle of typedef, qualifier or pointer types";
 	case -EBADMSG:
 		return "corrupt DWARF: a DIE libdw cannot read, or a type reference to no type";
+	case -EINVAL: /* libbpf's btf__add_*() */
+		return "corrupt DWARF: a type BTF cannot hold (a size, name or value out of range)";
 	default:
 		return strerror(-err);
 	}
