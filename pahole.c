@@ -557,6 +557,51 @@ static int silent_libbpf_print(enum libbpf_print_level level, const char *fmt, v
 	return 0;
 }
 
+/*
+ * Opens the ELF file @path and encodes it with @conf (whose base BTF, if
+ * any, is already read): 0 and the BTF in *@out, -ENODATA for a file
+ * without DWARF, or a negative errno.  Says why in one line on stderr
+ * unless it succeeded.
+ */
+static int encode_file(const char *path, struct btf_encoder_conf *conf, struct btf **out)
+{
+	pthread_mutex_t libdw_lock = PTHREAD_MUTEX_INITIALIZER;
+	struct elf_symtab *symtab = NULL;
+	struct dwarf_loader *loader;
+	const char *cause;
+	int err;
+
+	err = dwarf_loader__open(path, &loader, &cause);
+	if (err) {
+		fprintf(stderr, "pahole: %s: %s%s\n", path, cause,
+			err == -ENODATA ? ", nothing to encode" : "");
+		return err;
+	}
+	symtab = elf_symtab__new(dwarf_loader__elf(loader));
+	if (symtab) {
+		conf->symtab = symtab;
+		conf->functions = elf_functions__new(symtab);
+		if (!conf->functions)
+			err = -ENOMEM;
+		else if (btf_encoder_conf__has(conf, BTF_FEAT_DECL_TAG_KFUNCS))
+			err = btf_ids__mark_kfuncs(dwarf_loader__elf(loader), symtab,
+						   conf->functions);
+	}
+	conf__set_param_regs(conf, dwarf_loader__elf(loader));
+	conf->libdw_lock = &libdw_lock;
+	err = err ?: encode(loader, conf, out);
+	if (err)
+		fprintf(stderr, "pahole: %s: encoding BTF failed: %s\n", path, encode_error(err));
+	elf_functions__delete(conf->functions);
+	elf_symtab__delete(symtab);
+	conf->functions = NULL;
+	conf->symtab = NULL;
+	conf->libdw_lock = NULL;
+	dwarf_loader__close(loader);
+	pthread_mutex_destroy(&libdw_lock);
+	return err;
+}
+
 int main(int argc, char *argv[])
 {
 	static const struct argp argp = {
@@ -565,10 +610,7 @@ int main(int argc, char *argv[])
 		NULL,	 NULL,
 		NULL,
 	};
-	pthread_mutex_t libdw_lock = PTHREAD_MUTEX_INITIALIZER;
 	struct btf_encoder_conf conf = {};
-	struct elf_symtab *symtab = NULL;
-	struct dwarf_loader *loader;
 	struct args args = {};
 	struct btf *btf = NULL;
 	const char *cause;
@@ -584,44 +626,15 @@ int main(int argc, char *argv[])
 		return EXIT_FAILURE;
 	libbpf_set_print(silent_libbpf_print);
 	catch_signals(args.input);
-	err = dwarf_loader__open(args.input, &loader, &cause);
-	if (err == -ENODATA) {
-		fprintf(stderr, "pahole: %s: %s, nothing to encode\n", args.input, cause);
-		return EXIT_SUCCESS;
-	}
-	if (err) {
-		fprintf(stderr, "pahole: %s: %s\n", args.input, cause);
-		return EXIT_FAILURE;
-	}
-	symtab = elf_symtab__new(dwarf_loader__elf(loader));
-	if (symtab) {
-		conf.symtab = symtab;
-		conf.functions = elf_functions__new(symtab);
-		if (!conf.functions)
-			err = -ENOMEM;
-		else if (btf_encoder_conf__has(&conf, BTF_FEAT_DECL_TAG_KFUNCS))
-			err = btf_ids__mark_kfuncs(dwarf_loader__elf(loader), symtab,
-						   conf.functions);
-	}
-	conf__set_param_regs(&conf, dwarf_loader__elf(loader));
-	if (!err && args.btf_base) {
+	if (args.btf_base) {
 		conf.base_btf = btf__parse(args.btf_base, NULL);
 		if (!conf.base_btf) {
-			err = -errno;
 			fprintf(stderr, "pahole: %s: cannot read base BTF: %s\n", args.btf_base,
-				base_btf_cause(args.btf_base, err));
+				base_btf_cause(args.btf_base, -errno));
+			return EXIT_FAILURE;
 		}
 	}
-	conf.libdw_lock = &libdw_lock;
-	if (!err) {
-		err = encode(loader, &conf, &btf);
-		if (err)
-			fprintf(stderr, "pahole: %s: encoding BTF failed: %s\n", args.input,
-				encode_error(err));
-	}
-	elf_functions__delete(conf.functions);
-	elf_symtab__delete(symtab);
-	dwarf_loader__close(loader);
+	err = encode_file(args.input, &conf, &btf);
 	if (!err) {
 		const char *out = args.detached ?: args.input;
 
@@ -639,5 +652,6 @@ int main(int argc, char *argv[])
 	}
 	btf__free(btf);
 	btf__free(conf.base_btf);
-	return err ? EXIT_FAILURE : EXIT_SUCCESS;
+	/* A file without DWARF is no error: kernel builds meet such objects. */
+	return err && err != -ENODATA ? EXIT_FAILURE : EXIT_SUCCESS;
 }
