@@ -1219,11 +1219,11 @@ static bool names_match(const struct btf *b1, const struct btf_type *t1, const s
  * Whether two types, each in its own BTF, are the same for the purpose of
  * comparing prototypes: named types by kind and name, the rest by shape.
  */
-static bool types_match(const struct btf *b1, uint32_t id1, const struct btf *b2, uint32_t id2)
+static bool types_match_depth(const struct btf *b1, uint32_t id1, const struct btf *b2,
+			      uint32_t id2, int depth)
 {
-	int depth;
-
-	for (depth = 0; depth < 32; depth++) {
+	/* Corrupt input can make prototypes refer to themselves: a bounded walk. */
+	for (; depth < 32; depth++) {
 		const struct btf_type *t1, *t2;
 
 		if (!id1 || !id2)
@@ -1269,7 +1269,7 @@ static bool types_match(const struct btf *b1, uint32_t id1, const struct btf *b2
 			if (btf_vlen(t1) != btf_vlen(t2))
 				return false;
 			for (i = 0; i < btf_vlen(t1); i++)
-				if (!types_match(b1, p1[i].type, b2, p2[i].type))
+				if (!types_match_depth(b1, p1[i].type, b2, p2[i].type, depth + 1))
 					return false;
 			id1 = t1->type;
 			id2 = t2->type;
@@ -1280,6 +1280,11 @@ static bool types_match(const struct btf *b1, uint32_t id1, const struct btf *b2
 		}
 	}
 	return false;
+}
+
+static bool types_match(const struct btf *b1, uint32_t id1, const struct btf *b2, uint32_t id2)
+{
+	return types_match_depth(b1, id1, b2, id2, 0);
 }
 
 /* Where type @id of @c's BTF is in the merged BTF (base types stay where they are). */
@@ -1736,7 +1741,8 @@ static struct btf *btf__concat_chunks(struct btf_chunk **chunks, size_t n, int *
 		const char *src = btf_chunk__bytes(c, &len);
 		char *t = p;
 
-		memcpy(p, src, len);
+		if (len)
+			memcpy(p, src, len);
 		p += len;
 		c->merged_id = next_id;
 		next_id += c->nr_types;

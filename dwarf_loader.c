@@ -119,8 +119,11 @@ static bool elf_strings_terminated(Elf *elf)
 			return false;
 		name = elf_strptr(elf, shstrndx, shdr.sh_name);
 		if (!name || (strcmp(name, ".debug_str") && strcmp(name, ".debug_line_str")) ||
-		    (shdr.sh_flags & SHF_COMPRESSED) || shdr.sh_type == SHT_NOBITS)
+		    shdr.sh_type == SHT_NOBITS)
 			continue;
+		/* Check what libdw will read: the decompressed strings. */
+		if ((shdr.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
+			return false;
 		d = elf_getdata(scn, NULL);
 		if (!d || (d->d_size && ((const char *)d->d_buf)[d->d_size - 1] != '\0'))
 			return false;
