@@ -495,8 +495,11 @@ static int btf__add_decl_tags(struct btf *btf, uint32_t id, const struct btf_dec
 /* Adds the tags recorded since @first on type @id, and forgets them. */
 static int btf_encoder__add_cu_decl_tags(struct btf_encoder *e, uint32_t id, size_t first)
 {
-	int err = btf__add_decl_tags(e->btf, id, &e->cu.tags.data[first], e->cu.tags.nr - first);
+	int err = 0;
 
+	if (e->cu.tags.nr > first)
+		err = btf__add_decl_tags(e->btf, id, &e->cu.tags.data[first],
+					 e->cu.tags.nr - first);
 	e->cu.tags.nr = first;
 	return err;
 }
@@ -1987,8 +1990,10 @@ static int btf__add_section_vars(struct btf *btf, const struct var_ref *refs, si
 	for (i = 0; i < n && id >= 0; i++) {
 		const struct btf_var_state *v = refs[i].var;
 
-		id = btf__add_decl_tags(btf, first + i,
-					&refs[i].encoder->var_tags.data[v->first_tag], v->nr_tags);
+		if (v->nr_tags)
+			id = btf__add_decl_tags(btf, first + i,
+						&refs[i].encoder->var_tags.data[v->first_tag],
+						v->nr_tags);
 	}
 	return id < 0 ? id : 0;
 }
