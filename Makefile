@@ -3,7 +3,10 @@
 #   make deps    install the Debian 12 packages the build and tests need (as root)
 #   make build   configure and compile into build/ (warnings are errors)
 #   make run     encode the kernel corpus (or a small sample) and summarise the BTF
-#   make check   build, then run the tests with ctest
+#   make check   build, then run the tests with ctest, then the sanitizer passes
+#                (CHECK_SANITIZERS) and a minute of fuzzing (fuzz-check)
+#   make fuzz-check  build the libFuzzer target with clang into build-fuzz/ and
+#                fuzz for FUZZ_TIME seconds (a crash, leak or UB report fails)
 #   make clean   remove the build trees
 #   make format  clang-format the C sources in place
 
@@ -24,10 +27,12 @@ VMLINUX := $(CORPUS)/vmlinux-6.1.0-57-cloud-amd64
 TIME := /usr/bin/time -f 'wall time: %e s, peak RSS: %M KiB'
 
 # Debian 12 packages: toolchain, libraries, and what the tests and `make run` use.
+# libclang-rt-14-dev: clang's sanitizer and libFuzzer runtimes (only
+# recommended by clang); llvm: llvm-symbolizer, for file:line in reports.
 DEB_PKGS := cmake gcc clang pkg-config make libdw-dev libelf-dev libbpf-dev zlib1g-dev \
-	bpftool python3 xz-utils binutils time
+	bpftool python3 xz-utils binutils time libclang-rt-14-dev llvm
 
-.PHONY: all deps build run run-corpus run-sample check check-asan check-tsan clean format
+.PHONY: all deps build run run-corpus run-sample check check-asan check-tsan fuzz-check clean format
 
 all: build
 
@@ -80,14 +85,19 @@ run-sample:
 
 # Sanitizer builds go to build-asan/ and build-tsan/ and run the same tests.
 # `make check` (and so CI) runs those listed in CHECK_SANITIZERS after the
-# plain tests: ThreadSanitizer by default (a report fails the test; see
-# tests/CMakeLists.txt), e.g. `make check CHECK_SANITIZERS="asan tsan"` for both.
-CHECK_SANITIZERS ?= tsan
+# plain tests: ThreadSanitizer, then AddressSanitizer with UBSan and
+# LeakSanitizer (any report fails the test; see tests/CMakeLists.txt);
+# e.g. `make check CHECK_SANITIZERS=` for none.
+CHECK_SANITIZERS ?= tsan asan
 SAN_FLAGS_asan := -DSANITIZE_ADDRESS=ON
 SAN_FLAGS_tsan := -DSANITIZE_THREAD=ON
 # TSan makes pahole ~10x slower: its pass runs the tests labelled "threads",
 # those that run several workers (tests/CMakeLists.txt); SAN_CTEST_tsan= runs all.
 SAN_CTEST_tsan ?= -L '^threads$$'
+# ASan+UBSan makes pahole ~2-3x slower: its pass runs the tests labelled
+# "asan" (types, functions, bad input, claim_stress, fuzz regressions and the
+# corpus: modules and vmlinux); SAN_CTEST_asan= runs all.
+SAN_CTEST_asan ?= -L '^asan$$'
 # GCC 12's TSan can fail to map its shadow memory ("unexpected memory
 # mapping") when the kernel randomizes mmap with 32 bits (vm.mmap_rnd_bits on
 # recent kernels): run its tests without ASLR where the system lets us.
@@ -96,16 +106,53 @@ SAN_RUN_tsan = $(shell setarch $$(uname -m) -R true 2>/dev/null && echo setarch 
 check: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j2
 	@for s in $(CHECK_SANITIZERS); do $(MAKE) --no-print-directory check-$$s || exit; done
+	@if [ "$(FUZZ_TIME)" != 0 ]; then $(MAKE) --no-print-directory fuzz-check; fi
 
 check-asan check-tsan: check-%: deps
 	cmake -B build-$* -S . $(CMAKE_FLAGS) $(SAN_FLAGS_$*)
 	cmake --build build-$* -j$(JOBS)
 	$(SAN_RUN_$*) ctest --test-dir build-$* --output-on-failure -j2 $(SAN_CTEST_$*)
 
-clean:
-	rm -rf $(BUILD_DIR) build-asan build-tsan
+# libFuzzer (tests/fuzz/fuzz_encode.c): clang, ASan+UBSan, in build-fuzz/.
+# First the reproducers of tests/fixtures/fuzz_regress/ once each, then
+# FUZZ_TIME seconds of fuzzing from the seeds (the fixtures compiled) and
+# what earlier runs found (build-fuzz/fuzz-corpus).  A crash, a leak, a UBSan
+# report, a timeout (FUZZ_TIMEOUT s on one input) or RSS over FUZZ_RSS_MB
+# fails it; the input is saved in build-fuzz/fuzz-artifacts/.  -close_fd_mask=2
+# silences pahole's one-line errors on the mutated inputs (sanitizer reports
+# still go to stderr).
+# `make check FUZZ_TIME=0` leaves the fuzzing out.
+FUZZ_DIR ?= build-fuzz
+FUZZ_TIME ?= 60
+FUZZ_TIMEOUT ?= 20
+FUZZ_RSS_MB ?= 4096
+FUZZ_BIN := $(FUZZ_DIR)/tests/fuzz/fuzz_encode
+FUZZ_ENV := UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0:detect_stack_use_after_return=1 \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
 
-FORMAT_SRCS = $(wildcard *.c *.h lib/*.c lib/*.h tests/*.c)
+fuzz-check: deps
+	CC=clang cmake -B $(FUZZ_DIR) -S . $(CMAKE_FLAGS) -DBUILD_FUZZER=ON
+	cmake --build $(FUZZ_DIR) -j$(JOBS) --target fuzz_encode fuzz_seeds
+	@regress=$$(find tests/fixtures/fuzz_regress -type f 2>/dev/null | sort); \
+	if [ -n "$$regress" ]; then \
+		echo "fuzz-check: the $$(echo "$$regress" | wc -l) reproducers in tests/fixtures/fuzz_regress"; \
+		$(FUZZ_ENV) $(FUZZ_BIN) -rss_limit_mb=$(FUZZ_RSS_MB) -timeout=$(FUZZ_TIMEOUT) \
+			$$regress 2>&1 | tail -n 40; \
+		[ "$${PIPESTATUS[0]}" -eq 0 ] || exit 1; \
+	fi
+	mkdir -p $(FUZZ_DIR)/fuzz-corpus $(FUZZ_DIR)/fuzz-artifacts
+	$(FUZZ_ENV) $(FUZZ_BIN) -max_total_time=$(FUZZ_TIME) -rss_limit_mb=$(FUZZ_RSS_MB) \
+		-timeout=$(FUZZ_TIMEOUT) -print_final_stats=1 -close_fd_mask=2 \
+		-artifact_prefix=$(FUZZ_DIR)/fuzz-artifacts/ \
+		$(FUZZ_DIR)/fuzz-corpus $(FUZZ_DIR)/tests/fuzz/seeds 2>&1 | \
+		grep -v -e '^#[0-9]*[[:space:]]*\(NEW\|REDUCE\|pulse\)' -e '^[[:space:]]*"' ; \
+		rc=$${PIPESTATUS[0]}; [ $$rc -eq 0 ] || echo "fuzz-check: FAILED (exit $$rc); the input is in $(FUZZ_DIR)/fuzz-artifacts/" >&2; exit $$rc
+
+clean:
+	rm -rf $(BUILD_DIR) build-asan build-tsan $(FUZZ_DIR)
+
+FORMAT_SRCS = $(wildcard *.c *.h lib/*.c lib/*.h tests/*.c tests/fuzz/*.c)
 
 format:
 	@command -v clang-format >/dev/null || { echo "format: apt-get install clang-format" >&2; exit 1; }

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# make_seeds.sh OUTDIR [SRCDIR]: the seed corpus of fuzz_encode.
+#
+# Each tests/fixtures/*.c compiled -g -O2 -c with gcc and clang (those its
+# "compilers:" line names, if it has one), -gdwarf-4 and -gdwarf-5; the
+# objects of each multi-file fixture (NAME_a.c, NAME_b.c...) linked with
+# ld -r (several CUs) and ld -e 0 (an ET_EXEC, like vmlinux); a few with
+# compressed DWARF (-gz) or linked as a shared object; and copies of a
+# few seeds with fuzz_encode's variant bytes set (e_ident[9] bit 0: two
+# workers; e_ident[10] bit 0: global_var, bit 1: pahole's features without
+# --btf_features, bit 2: split BTF on a base).  A compiler that is missing or
+# fails is left out.
+set -u
+OUT=$1
+SRCDIR=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
+FIXTURES=$SRCDIR/tests/fixtures
+mkdir -p "$OUT"
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/fuzz_seeds.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+compilers_of()
+{
+	local only
+	only=$(sed -n 's/.*compilers: *\([a-z ]*\).*/\1/p' "$1" | head -n 1)
+	echo "${only:-gcc clang}"
+}
+
+n=0
+for src in "$FIXTURES"/*.c; do
+	name=$(basename "$src" .c)
+	for cc in $(compilers_of "$src"); do
+		command -v "$cc" > /dev/null || continue
+		for dwarf in 4 5; do
+			obj=$OUT/$name.$cc.dwarf$dwarf.o
+			if "$cc" -g -O2 -gdwarf-$dwarf -fno-pie -c "$src" -o "$obj" 2> /dev/null; then
+				n=$((n + 1))
+			else
+				rm -f "$obj"
+			fi
+		done
+	done
+done
+
+# Multi-file fixtures: link NAME_*.CC.dwarfN.o together.
+for a in "$OUT"/*_a.*.o; do
+	[ -f "$a" ] || continue
+	stem=$(basename "$a")
+	group=${stem%%_a.*}
+	suffix=${stem#"${group}_a."}
+	objs=("$OUT/${group}"_[a-z]."$suffix")
+	[ ${#objs[@]} -gt 1 ] || continue
+	ld -r -o "$OUT/$group.${suffix%.o}.rel" "${objs[@]}" 2> /dev/null && n=$((n + 1))
+	ld -e 0 -o "$OUT/$group.${suffix%.o}.exec" "${objs[@]}" 2> /dev/null && n=$((n + 1))
+done
+
+# Other shapes of ELF file: compressed DWARF sections (SHF_COMPRESSED), an
+# ET_DYN (a shared object, like test_funcs' "dyn").
+for src in "$FIXTURES"/sample.c "$FIXTURES"/funcs_kfunc.c "$FIXTURES"/types_struct.c; do
+	[ -f "$src" ] || continue
+	name=$(basename "$src" .c)
+	gcc -g -O2 -gz=zlib -fno-pie -c "$src" -o "$OUT/$name.gcc.gz.o" 2> /dev/null && n=$((n + 1))
+	gcc -g -O2 -fPIC -shared -nostdlib "$src" -o "$OUT/$name.gcc.so" 2> /dev/null && n=$((n + 1))
+done
+
+# set_byte FILE OFFSET VALUE OUT: a copy of FILE with one byte changed.
+set_byte()
+{
+	cp "$1" "$4"
+	# shellcheck disable=SC2059 # the format is the octal escape of the byte
+	printf "$(printf '\\%03o' "$3")" | dd of="$4" bs=1 seek="$2" conv=notrunc status=none
+}
+for f in "$OUT"/sample.gcc.dwarf5.o "$OUT"/funcs_split.gcc.dwarf5.rel "$OUT"/funcs_vars.gcc.dwarf5.o \
+	"$OUT"/types_tag.clang.dwarf5.o; do
+	[ -f "$f" ] || continue
+	set_byte "$f" 9 1 "$f.j2" && n=$((n + 1))
+	set_byte "$f" 10 1 "$f.global_var" && n=$((n + 1))
+	set_byte "$f" 10 2 "$f.plain" && n=$((n + 1))
+	set_byte "$f" 10 4 "$f.split" && n=$((n + 1))
+done
+echo "make_seeds: $n seeds in $OUT"
+[ "$n" -gt 0 ]
