@@ -1335,7 +1335,7 @@ static int btf_encoder__save_func(struct btf_encoder *e, struct elf_function *no
 				  const struct cu_func *f)
 {
 	struct btf_func_state cur = {
-		.params = &e->cu.params.data[f->first_param],
+		.params = f->nr_params ? &e->cu.params.data[f->first_param] : NULL,
 		.nr_params = f->nr_params,
 		.ret_type = f->ret_type,
 		.cu_index = e->cu.index,
