@@ -77,26 +77,34 @@ static int dwarf_loader__open_relocated(struct dwarf_loader *l, const char *path
 	return l->dwarf ? 0 : -EBADMSG;
 }
 
-static bool elf_has_debug_info(Elf *elf, uint64_t *size)
+/* The section called @name and its header, or NULL. */
+static Elf_Scn *elf_section(Elf *elf, const char *name, GElf_Shdr *shdr)
 {
-	size_t shstrndx;
 	Elf_Scn *scn = NULL;
+	size_t shstrndx;
 
 	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
-		return false;
+		return NULL;
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		GElf_Shdr shdr;
-		const char *name;
+		const char *n;
 
-		if (!gelf_getshdr(scn, &shdr))
-			return false;
-		name = elf_strptr(elf, shstrndx, shdr.sh_name);
-		if (name && !strcmp(name, ".debug_info")) {
-			*size = shdr.sh_flags & SHF_COMPRESSED ? 0 : shdr.sh_size;
-			return true;
-		}
+		if (!gelf_getshdr(scn, shdr))
+			return NULL;
+		n = elf_strptr(elf, shstrndx, shdr->sh_name);
+		if (n && !strcmp(n, name))
+			return scn;
 	}
-	return false;
+	return NULL;
+}
+
+static bool elf_has_debug_info(Elf *elf, uint64_t *size)
+{
+	GElf_Shdr shdr;
+
+	if (!elf_section(elf, ".debug_info", &shdr))
+		return false;
+	*size = shdr.sh_flags & SHF_COMPRESSED ? 0 : shdr.sh_size;
+	return true;
 }
 
 /*
@@ -105,21 +113,15 @@ static bool elf_has_debug_info(Elf *elf, uint64_t *size)
  */
 static bool elf_strings_terminated(Elf *elf)
 {
-	size_t shstrndx;
-	Elf_Scn *scn = NULL;
+	static const char *const names[] = { ".debug_str", ".debug_line_str" };
+	size_t i;
 
-	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
-		return false;
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		GElf_Shdr shdr;
-		const char *name;
+		Elf_Scn *scn = elf_section(elf, names[i], &shdr);
 		Elf_Data *d;
 
-		if (!gelf_getshdr(scn, &shdr))
-			return false;
-		name = elf_strptr(elf, shstrndx, shdr.sh_name);
-		if (!name || (strcmp(name, ".debug_str") && strcmp(name, ".debug_line_str")) ||
-		    shdr.sh_type == SHT_NOBITS)
+		if (!scn || shdr.sh_type == SHT_NOBITS)
 			continue;
 		/* Check what libdw will read: the decompressed strings. */
 		if ((shdr.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
@@ -159,30 +161,16 @@ static bool elf_headers_fit(Elf *elf, const GElf_Ehdr *ehdr, uint64_t file_size)
  */
 static void dwarf_loader__find_mapped_info(struct dwarf_loader *l)
 {
-	size_t shstrndx, raw_size;
+	size_t raw_size;
 	char *raw = elf_rawfile(l->elf, &raw_size);
-	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+	Elf_Scn *scn = raw ? elf_section(l->elf, ".debug_info", &shdr) : NULL;
+	Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
 
-	if (!raw || elf_getshdrstrndx(l->elf, &shstrndx) != 0)
-		return;
-	while ((scn = elf_nextscn(l->elf, scn)) != NULL) {
-		GElf_Shdr shdr;
-		Elf_Data *d;
-		const char *name;
-
-		if (!gelf_getshdr(scn, &shdr))
-			return;
-		name = elf_strptr(l->elf, shstrndx, shdr.sh_name);
-		if (!name || strcmp(name, ".debug_info"))
-			continue;
-		d = elf_getdata(scn, NULL);
-		if (d && (char *)d->d_buf >= raw &&
-		    (char *)d->d_buf + d->d_size <= raw + raw_size &&
-		    (char *)d->d_buf == raw + shdr.sh_offset) {
-			l->info = d->d_buf;
-			l->info_size = d->d_size;
-		}
-		return;
+	if (d && (char *)d->d_buf >= raw && (char *)d->d_buf + d->d_size <= raw + raw_size &&
+	    (char *)d->d_buf == raw + shdr.sh_offset) {
+		l->info = d->d_buf;
+		l->info_size = d->d_size;
 	}
 }
 
