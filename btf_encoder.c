@@ -23,6 +23,7 @@
 #include "elf_functions.h"
 #include "elf_symtab.h"
 #include "lib/btf_types.h"
+#include "lib/arena.h"
 #include "lib/darray.h"
 
 /*
@@ -55,13 +56,15 @@ struct btf_chunk {
 	uint32_t first_id; /* its first type: 1, or the first after the base */
 	uint32_t nr_types; /* after dedup, less the carriers */
 	uint32_t merged_id; /* where first_id went in the merged BTF */
+	uint32_t strs_len; /* of a deduplicated chunk's string table */
 };
 
 /* A variable with a static address, as the encoder saw it in a CU. */
 struct btf_var_state {
 	const struct btf_chunk *chunk; /* whose BTF type is in */
 	const char *name;
-	uint32_t first_tag, nr_tags; /* in btf_encoder.var_tags */
+	struct btf_decl_tag_ref *tags;
+	uint32_t nr_tags;
 	uint64_t addr;
 	uint32_t type; /* in the encoder's BTF once its CU is resolved */
 	uint32_t cu_index;
@@ -94,7 +97,7 @@ struct btf_encoder {
 	DARRAY(struct btf_func_state *) chunk_states;
 	size_t chunk_first_var;
 	DARRAY(struct btf_var_state) vars;
-	DARRAY(struct btf_decl_tag_ref) var_tags;
+	struct arena arena; /* what saved functions and variables point to */
 	/* Per-CU state, reset by btf_encoder__encode_cu(). */
 	struct {
 		/*
@@ -957,22 +960,56 @@ static int variable_addr(struct btf_encoder *e, Dwarf_Attribute *attr, uint64_t 
 	return err;
 }
 
+/*
+ * Copies of what a saved function or variable points to in the DWARF, for
+ * after its chunk: strings in .debug_info (DW_FORM_string) would read back
+ * the pages dropped behind the chunk.
+ */
+static int btf_encoder__own_params(struct btf_encoder *e, struct btf_func_param **dst,
+				   const struct btf_func_param *src, uint32_t n)
+{
+	struct btf_func_param *p;
+	uint32_t i;
+
+	if (!n)
+		return 0;
+	p = arena__memdup(&e->arena, src, n * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		if (p[i].name && !(p[i].name = arena__strdup(&e->arena, p[i].name)))
+			return -ENOMEM;
+	*dst = p;
+	return 0;
+}
+
+static int btf_encoder__own_tags(struct btf_encoder *e, struct btf_decl_tag_ref **dst,
+				 const struct btf_decl_tag_ref *src, uint32_t n)
+{
+	struct btf_decl_tag_ref *t;
+	uint32_t i;
+
+	if (!n)
+		return 0;
+	t = arena__memdup(&e->arena, src, n * sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		if (!(t[i].value = arena__strdup(&e->arena, t[i].value)))
+			return -ENOMEM;
+	*dst = t;
+	return 0;
+}
+
 static int btf_encoder__save_var_tags(struct btf_encoder *e, Dwarf_Die *die,
 				      struct btf_var_state *v)
 {
-	size_t first = e->cu.tags.nr, i;
+	size_t first = e->cu.tags.nr;
 	int err = btf_encoder__collect_decl_tags(e, die, -1);
 
-	v->first_tag = e->var_tags.nr;
+	v->tags = NULL;
 	v->nr_tags = e->cu.tags.nr - first;
-	for (i = first; !err && i < e->cu.tags.nr; i++) {
-		struct btf_decl_tag_ref *t = darray_push(&e->var_tags);
-
-		if (!t)
-			err = -ENOMEM;
-		else
-			*t = e->cu.tags.data[i];
-	}
+	err = err ?: btf_encoder__own_tags(e, &v->tags, &e->cu.tags.data[first], v->nr_tags);
 	e->cu.tags.nr = first;
 	return err;
 }
@@ -995,7 +1032,9 @@ static int encode_variable(struct btf_encoder *e, Dwarf_Die *die)
 	if (!v)
 		return -ENOMEM;
 	v->chunk = e->chunk;
-	v->name = a.name;
+	v->name = arena__strdup(&e->arena, a.name);
+	if (!v->name)
+		return -ENOMEM;
 	v->type = a.type;
 	v->addr = addr;
 	v->cu_index = e->cu.index;
@@ -1362,21 +1401,9 @@ static int btf_encoder__save_func(struct btf_encoder *e, struct elf_function *no
 	*state = cur;
 	state->params = NULL;
 	state->tags = NULL;
-	if (f->nr_tags) {
-		state->tags = malloc(f->nr_tags * sizeof(*state->tags));
-		if (!state->tags)
-			return -ENOMEM;
-		memcpy(state->tags, &e->cu.tags.data[f->first_tag],
-		       f->nr_tags * sizeof(*state->tags));
-		state->nr_tags = f->nr_tags;
-	}
-	if (cur.nr_params) {
-		state->params = malloc(cur.nr_params * sizeof(*state->params));
-		if (!state->params)
-			return -ENOMEM;
-		memcpy(state->params, cur.params, cur.nr_params * sizeof(*state->params));
-	}
-	return 0;
+	state->nr_tags = f->nr_tags;
+	return btf_encoder__own_tags(e, &state->tags, &e->cu.tags.data[f->first_tag], f->nr_tags) ?:
+	       btf_encoder__own_params(e, &state->params, cur.params, cur.nr_params);
 }
 
 static int btf_encoder__save_cu_funcs(struct btf_encoder *e)
@@ -1524,6 +1551,32 @@ static int carrier__read(uint32_t *id, void *ctx)
  * through it as the members of unions with a name no type has, added last:
  * a type no other can equal stays, and stays after all others.
  */
+/*
+ * Replaces the chunk's BTF by a read-only copy of its raw bytes: after
+ * dedup, libbpf keeps the buffers sized for the types before it and the
+ * string hash, several times the bytes that remain, for every chunk until
+ * the merge.  The copy also knows where its strings end.
+ */
+static int btf_chunk__compact(struct btf_chunk *c)
+{
+	const struct btf_header *hdr;
+	struct btf *copy;
+	const void *raw;
+	__u32 size;
+
+	raw = btf__raw_data(c->btf, &size);
+	if (!raw)
+		return -ENOMEM;
+	copy = btf__new(raw, size);
+	if (!copy)
+		return -errno;
+	hdr = raw;
+	c->strs_len = hdr->str_len;
+	btf__free(c->btf);
+	c->btf = copy;
+	return 0;
+}
+
 int btf_encoder__end_chunk(struct btf_encoder *e)
 {
 	struct btf_chunk *c = e->chunk;
@@ -1554,6 +1607,7 @@ int btf_encoder__end_chunk(struct btf_encoder *e)
 	c->nr_types = id - c->first_id;
 	r.id = id;
 	err = btf_encoder__visit_chunk_refs(e, carrier__read, &r);
+	err = err ?: btf_chunk__compact(c);
 out:
 	e->chunk = NULL;
 	e->btf = NULL;
@@ -1583,7 +1637,7 @@ void btf_encoder__delete(struct btf_encoder *e)
 	darray_free(&e->chunks);
 	darray_free(&e->chunk_states);
 	darray_free(&e->vars);
-	darray_free(&e->var_tags);
+	arena__free(&e->arena);
 	darray_free(&e->cu.refs);
 	free(e->cu.map);
 	darray_free(&e->cu.funcs);
@@ -1665,28 +1719,6 @@ static int btf__append_chunks(struct btf *btf, struct btf_chunk **chunks, size_t
 	return 0;
 }
 
-/*
- * The end of @btf's string table.  libbpf does not tell, but appends a
- * string it does not have yet at the end: add one it cannot have.
- */
-static int btf__strs_end(struct btf *btf, uint32_t *end)
-{
-	char sentinel[32];
-	int i, off;
-
-	for (i = 0; i < 1000; i++) {
-		snprintf(sentinel, sizeof(sentinel), "\x01pahole-strs-end-%d", i);
-		if (btf__find_str(btf, sentinel) >= 0)
-			continue;
-		off = btf__add_str(btf, sentinel);
-		if (off < 0)
-			return off;
-		*end = off;
-		return 0;
-	}
-	return -EEXIST;
-}
-
 /* The bytes of the types of chunk @c, less its carriers. */
 static const char *btf_chunk__bytes(const struct btf_chunk *c, size_t *len)
 {
@@ -1710,23 +1742,17 @@ static const char *btf_chunk__bytes(const struct btf_chunk *c, size_t *len)
 static struct btf *btf__concat_chunks(struct btf_chunk **chunks, size_t n, int *errp)
 {
 	size_t types_len = 0, strs_len = 0, i, len;
-	uint32_t *strs_end = calloc(n ?: 1, sizeof(*strs_end)), next_id = 1, strs_base = 0;
+	uint32_t next_id = 1, strs_base = 0;
 	struct btf_header *hdr;
 	struct btf *btf = NULL;
 	char *buf = NULL, *p, *s;
 	int err = -ENOMEM;
 
-	if (!strs_end)
-		goto out;
 	for (i = 0; i < n; i++) {
-		err = btf__strs_end(chunks[i]->btf, &strs_end[i]);
-		if (err)
-			goto out;
-		strs_len += strs_end[i];
+		strs_len += chunks[i]->strs_len;
 		btf_chunk__bytes(chunks[i], &len);
 		types_len += len;
 	}
-	err = -ENOMEM;
 	buf = malloc(sizeof(*hdr) + types_len + strs_len);
 	if (!buf)
 		goto out;
@@ -1755,8 +1781,8 @@ static struct btf *btf__concat_chunks(struct btf_chunk **chunks, size_t n, int *
 			if (err)
 				goto out;
 		}
-		memcpy(s + strs_base, btf__str_by_offset(c->btf, 0), strs_end[i]);
-		strs_base += strs_end[i];
+		memcpy(s + strs_base, btf__str_by_offset(c->btf, 0), c->strs_len);
+		strs_base += c->strs_len;
 		/* Everything from here on works on the merged BTF. */
 		btf__free(c->btf);
 		c->btf = NULL;
@@ -1765,7 +1791,6 @@ static struct btf *btf__concat_chunks(struct btf_chunk **chunks, size_t n, int *
 	err = btf ? 0 : -errno;
 out:
 	free(buf);
-	free(strs_end);
 	*errp = err;
 	return err ? NULL : btf;
 }
@@ -1922,7 +1947,6 @@ static int btf_encoders__add_saved_funcs(const struct btf_encoder_conf *conf, st
 /* ---- adding the variables, grouped in a DATASEC per ELF section ---- */
 
 struct var_ref {
-	const struct btf_encoder *encoder;
 	const struct btf_var_state *var;
 	const struct elf_section *sec;
 	uint32_t type; /* in the merged BTF */
@@ -1991,9 +2015,7 @@ static int btf__add_section_vars(struct btf *btf, const struct var_ref *refs, si
 		const struct btf_var_state *v = refs[i].var;
 
 		if (v->nr_tags)
-			id = btf__add_decl_tags(btf, first + i,
-						&refs[i].encoder->var_tags.data[v->first_tag],
-						v->nr_tags);
+			id = btf__add_decl_tags(btf, first + i, v->tags, v->nr_tags);
 	}
 	return id < 0 ? id : 0;
 }
@@ -2023,7 +2045,7 @@ static int btf_encoders__add_vars(struct btf_encoder **encoders, unsigned int nr
 			    variable_name_skipped(v->name) ||
 			    !elf_symtab__find(conf->symtab, v->addr, v->name, STT_OBJECT))
 				continue;
-			refs[n++] = (struct var_ref){ encoders[i], v, sec, type, size };
+			refs[n++] = (struct var_ref){ v, sec, type, size };
 		}
 	}
 	qsort(refs, n, sizeof(*refs), var_ref__cmp);

@@ -203,8 +203,6 @@ void elf_functions__delete(struct elf_functions *fns)
 
 		for (; f; f = next) {
 			next = f->next;
-			free(f->state.params);
-			free(f->state.tags);
 			if (!elf_function__is_first(fns, f))
 				free(f);
 		}

@@ -32,7 +32,10 @@ struct btf_decl_tag_ref {
 	int component;
 };
 
-/* What one encoder knows of a function, merged over the CUs it encoded. */
+/*
+ * What one encoder knows of a function, merged over the CUs it encoded.
+ * params and tags, and the strings they point to, belong to that encoder.
+ */
 struct btf_func_state {
 	struct btf_func_param *params;
 	uint32_t nr_params;
