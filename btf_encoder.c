@@ -1403,7 +1403,7 @@ static int btf_encoder__save_func(struct btf_encoder *e, struct elf_function *no
 	state->tags = NULL;
 	state->nr_tags = f->nr_tags;
 	return btf_encoder__own_tags(e, &state->tags, &e->cu.tags.data[f->first_tag], f->nr_tags) ?:
-	       btf_encoder__own_params(e, &state->params, cur.params, cur.nr_params);
+		       btf_encoder__own_params(e, &state->params, cur.params, cur.nr_params);
 }
 
 static int btf_encoder__save_cu_funcs(struct btf_encoder *e)
