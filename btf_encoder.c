@@ -1386,6 +1386,7 @@ static int btf_encoder__save_func(struct btf_encoder *e, struct elf_function *no
 		.uncertain_parm_loc = f->uncertain_parm_loc,
 	};
 	struct btf_func_state *state = &node->state, **slot;
+	int err;
 
 	if (state->initialized) {
 		/* The first sighting may be in an earlier chunk of this encoder. */
@@ -1402,8 +1403,8 @@ static int btf_encoder__save_func(struct btf_encoder *e, struct elf_function *no
 	state->params = NULL;
 	state->tags = NULL;
 	state->nr_tags = f->nr_tags;
-	return btf_encoder__own_tags(e, &state->tags, &e->cu.tags.data[f->first_tag], f->nr_tags) ?:
-		       btf_encoder__own_params(e, &state->params, cur.params, cur.nr_params);
+	err = btf_encoder__own_tags(e, &state->tags, &e->cu.tags.data[f->first_tag], f->nr_tags);
+	return err ?: btf_encoder__own_params(e, &state->params, cur.params, cur.nr_params);
 }
 
 static int btf_encoder__save_cu_funcs(struct btf_encoder *e)
