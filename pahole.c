@@ -568,6 +568,7 @@ static int encode_file(const char *path, struct btf_encoder_conf *conf, struct b
 	pthread_mutex_t libdw_lock = PTHREAD_MUTEX_INITIALIZER;
 	struct elf_symtab *symtab = NULL;
 	struct dwarf_loader *loader;
+	double start = now();
 	const char *cause;
 	int err;
 
@@ -589,6 +590,9 @@ static int encode_file(const char *path, struct btf_encoder_conf *conf, struct b
 	}
 	conf__set_param_regs(conf, dwarf_loader__elf(loader));
 	conf->libdw_lock = &libdw_lock;
+	if (conf->verbose)
+		fprintf(stderr, "pahole: reading the ELF symbols and DWARF units: %.3f s\n",
+			now() - start);
 	err = err ?: encode(loader, conf, out);
 	if (err)
 		fprintf(stderr, "pahole: %s: encoding BTF failed: %s\n", path, encode_error(err));
@@ -597,8 +601,11 @@ static int encode_file(const char *path, struct btf_encoder_conf *conf, struct b
 	conf->functions = NULL;
 	conf->symtab = NULL;
 	conf->libdw_lock = NULL;
+	start = now();
 	dwarf_loader__close(loader);
 	pthread_mutex_destroy(&libdw_lock);
+	if (conf->verbose)
+		fprintf(stderr, "pahole: closing the DWARF: %.3f s\n", now() - start);
 	return err;
 }
 
@@ -637,6 +644,7 @@ int main(int argc, char *argv[])
 	err = encode_file(args.input, &conf, &btf);
 	if (!err) {
 		const char *out = args.detached ?: args.input;
+		double start = now();
 
 		/* As pahole: the BTF is in the byte order of the ELF file it describes. */
 		btf__set_endianness(btf, conf.big_endian ? BTF_BIG_ENDIAN : BTF_LITTLE_ENDIAN);
@@ -649,6 +657,8 @@ int main(int argc, char *argv[])
 			err = write_elf(out, btf, &conf, &cause);
 		if (err)
 			fprintf(stderr, "pahole: %s: cannot write BTF: %s\n", out, cause);
+		else if (conf.verbose)
+			fprintf(stderr, "pahole: writing %s: %.3f s\n", out, now() - start);
 	}
 	btf__free(btf);
 	btf__free(conf.base_btf);

@@ -71,5 +71,5 @@ echo "phases of ours (-V, -j1 and -j2):"
 for j in 1 2; do
 	# shellcheck disable=SC2086
 	"$ours" $ours_opts -V "-j$j" --btf_encode_detached="$tmp/out.btf" "$vmlinux" 2>&1 |
-		grep -E '^(pahole: encoding|btf_encoder: merge)' | sed 's/^/  /'
+		grep -E '^(pahole|btf_encoder): [a-z]+ .*[0-9] s' | sed 's/^/  /'
 done
