@@ -25,6 +25,7 @@
 #include "lib/btf_types.h"
 #include "lib/arena.h"
 #include "lib/darray.h"
+#include "lib/ptr_map.h"
 
 /*
  * Type references while a CU is being encoded: a plain BTF ID, or a DIE
@@ -98,6 +99,7 @@ struct btf_encoder {
 	size_t chunk_first_var;
 	DARRAY(struct btf_var_state) vars;
 	struct arena arena; /* what saved functions and variables point to */
+	struct ptr_map strs; /* the DWARF's strings -> their offsets in the chunk's BTF */
 	/* Per-CU state, reset by btf_encoder__encode_cu(). */
 	struct {
 		/*
@@ -370,6 +372,87 @@ static int btf_encoder__added(struct btf_encoder *e, Dwarf_Die *die, int id)
 	return btf_encoder__map(e, die, id);
 }
 
+/* ---- names, interned by the DWARF's string pointers ---- */
+
+/*
+ * The offset of @name in the chunk's strings, 0 for none, or a negative
+ * errno.  libbpf interns a string by hashing and comparing its characters;
+ * the linker shares the DWARF's strings in .debug_str, so the CUs of a chunk
+ * hand back the same pointer for the same name, and it is looked up by
+ * address first.
+ */
+static int btf_encoder__str(struct btf_encoder *e, const char *name)
+{
+	uint32_t off;
+	int err;
+
+	if (!name || !*name)
+		return 0;
+	if (ptr_map__find(&e->strs, name, &off))
+		return off;
+	err = btf__add_str(e->btf, name);
+	if (err < 0)
+		return err;
+	off = err;
+	err = ptr_map__add(&e->strs, name, off);
+	return err ?: (int)off;
+}
+
+/* Names type @id, added without one, with the string at @off. */
+static int btf_encoder__name_type(struct btf_encoder *e, int id, int off)
+{
+	if (id < 0 || off <= 0)
+		return id < 0 ? id : off;
+	((struct btf_type *)btf__type_by_id(e->btf, id))->name_off = off;
+	return 0;
+}
+
+/*
+ * What kinds that must have a name are added with, to be named from
+ * btf_encoder__str() after: libbpf interns it once per chunk.
+ */
+#define NAME_PLACEHOLDER "?"
+
+/* Adds a member to struct or union @id, as btf__add_field() with the name looked up first. */
+static int btf_encoder__add_field(struct btf_encoder *e, int id, const char *name, int type,
+				  uint32_t bit_off, uint32_t bit_size)
+{
+	int off = btf_encoder__str(e, name), err;
+	struct btf_type *t;
+
+	if (off < 0)
+		return off;
+	err = btf__add_field(e->btf, NULL, type, bit_off, bit_size);
+	if (err || !off)
+		return err;
+	t = (struct btf_type *)btf__type_by_id(e->btf, id);
+	btf_members(t)[btf_vlen(t) - 1].name_off = off;
+	return 0;
+}
+
+/* Adds a value to enum @id, as btf__add_enum{,64}_value() with the name looked up first. */
+static int btf_encoder__add_enum_value(struct btf_encoder *e, int id, bool is64, const char *name,
+				       int64_t val)
+{
+	int off = btf_encoder__str(e, name), err;
+	struct btf_type *t;
+
+	if (off < 0)
+		return off;
+	/* No name: libbpf's own error, as for any enumerator it refuses. */
+	name = off ? NAME_PLACEHOLDER : name;
+	err = is64 ? btf__add_enum64_value(e->btf, name, val) :
+		     btf__add_enum_value(e->btf, name, val);
+	if (err)
+		return err;
+	t = (struct btf_type *)btf__type_by_id(e->btf, id);
+	if (is64)
+		btf_enum64(t)[btf_vlen(t) - 1].name_off = off;
+	else
+		btf_enum(t)[btf_vlen(t) - 1].name_off = off;
+	return 0;
+}
+
 static bool is_pow2(uint64_t x)
 {
 	return x && !(x & (x - 1));
@@ -527,8 +610,12 @@ static int encode_modifier(struct btf_encoder *e, Dwarf_Die *die)
 		size_t first_tag = e->cu.tags.nr;
 		int err;
 
-		id = btf__add_typedef(e->btf, a.name, a.type);
-		err = btf_encoder__added(e, die, id);
+		int off = btf_encoder__str(e, a.name);
+
+		/* No name: libbpf's own error, as for any typedef it refuses. */
+		id = btf__add_typedef(e->btf, off > 0 ? NAME_PLACEHOLDER : a.name, a.type);
+		err = btf_encoder__name_type(e, id, off);
+		err = err ?: btf_encoder__added(e, die, id);
 		err = err ?: btf_encoder__collect_decl_tags(e, die, -1);
 		return err ?: btf_encoder__add_cu_decl_tags(e, id, first_tag);
 	}
@@ -577,9 +664,10 @@ static int encode_struct(struct btf_encoder *e, Dwarf_Die *die)
 		id = btf__add_fwd(e->btf, a.name, is_union ? BTF_FWD_UNION : BTF_FWD_STRUCT);
 		return btf_encoder__added(e, die, id);
 	}
-	id = is_union ? btf__add_union(e->btf, a.name, a.byte_size) :
-			btf__add_struct(e->btf, a.name, a.byte_size);
-	err = btf_encoder__added(e, die, id);
+	id = is_union ? btf__add_union(e->btf, NULL, a.byte_size) :
+			btf__add_struct(e->btf, NULL, a.byte_size);
+	err = btf_encoder__name_type(e, id, btf_encoder__str(e, a.name));
+	err = err ?: btf_encoder__added(e, die, id);
 	if (err || dwarf_child(die, &child) != 0)
 		return err;
 	do {
@@ -595,8 +683,8 @@ static int encode_struct(struct btf_encoder *e, Dwarf_Die *die)
 			continue;
 		}
 		die_attrs__read(&child, &m);
-		err = btf__add_field(e->btf, m.name, m.type, member_bit_offset(e, &m),
-				     m.has_bit_size ? m.bit_size : 0);
+		err = btf_encoder__add_field(e, id, m.name, m.type, member_bit_offset(e, &m),
+					     m.has_bit_size ? m.bit_size : 0);
 		err = err   ?:
 			      btf_encoder__collect_decl_tags(
 				      e, &child, btf_vlen(btf__type_by_id(e->btf, id)) - 1);
@@ -653,10 +741,11 @@ static int encode_enum(struct btf_encoder *e, Dwarf_Die *die)
 	is_signed = enum_is_signed(&a);
 	is64 = a.byte_size > 4 && btf_encoder__has(e, BTF_FEAT_ENUM64);
 	if (is64)
-		id = btf__add_enum64(e->btf, a.name, a.byte_size, is_signed);
+		id = btf__add_enum64(e->btf, NULL, a.byte_size, is_signed);
 	else
-		id = btf__add_enum(e->btf, a.name, a.byte_size);
-	err = btf_encoder__added(e, die, id);
+		id = btf__add_enum(e->btf, NULL, a.byte_size);
+	err = btf_encoder__name_type(e, id, btf_encoder__str(e, a.name));
+	err = err ?: btf_encoder__added(e, die, id);
 	if (err || dwarf_child(die, &child) != 0)
 		goto out;
 	do {
@@ -667,10 +756,8 @@ static int encode_enum(struct btf_encoder *e, Dwarf_Die *die)
 			continue;
 		die_attrs__read(&child, &v);
 		val = (int64_t)v.const_value;
-		if (is64)
-			err = btf__add_enum64_value(e->btf, v.name, val);
-		else
-			err = btf__add_enum_value(e->btf, v.name, enum_value32(e, is_signed, val));
+		err = btf_encoder__add_enum_value(e, id, is64, v.name,
+						  is64 ? val : enum_value32(e, is_signed, val));
 	} while (!err && dwarf_siblingof(&child, &child) == 0);
 out:
 	if (!err && !is64 && is_signed && btf_encoder__has(e, BTF_FEAT_ENUM64)) {
@@ -1477,6 +1564,7 @@ int btf_encoder__begin_chunk(struct btf_encoder *e, uint32_t index)
 	e->btf = c->btf;
 	e->chunk_states.nr = 0;
 	e->chunk_first_var = e->vars.nr;
+	ptr_map__clear(&e->strs);
 	return 0;
 }
 
@@ -1639,6 +1727,7 @@ void btf_encoder__delete(struct btf_encoder *e)
 	darray_free(&e->chunk_states);
 	darray_free(&e->vars);
 	arena__free(&e->arena);
+	ptr_map__free(&e->strs);
 	darray_free(&e->cu.refs);
 	free(e->cu.map);
 	darray_free(&e->cu.funcs);
