@@ -120,6 +120,8 @@ struct btf_encoder {
 		int depth;
 		uint32_t int_ref; /* DIE ref of the CU's "int", or 0 */
 		Dwarf_Die die; /* the CU's */
+		const unsigned char *end; /* of the CU's DIEs in .debug_info */
+		DARRAY(Dwarf_Abbrev *) abbrevs; /* by abbreviation code, met so far */
 		uint64_t bad_off; /* where the DWARF was found corrupt */
 		int err;
 	} cu;
@@ -285,6 +287,60 @@ static void die_attrs__read(Dwarf_Die *die, struct die_attrs *a)
 {
 	memset(a, 0, sizeof(*a));
 	dwarf_getattrs(die, die_attrs__collect, a, 0);
+}
+
+/*
+ * Gives @die its abbreviation before libdw looks it up: libdw finds one for
+ * each DIE in a hash taken under a read-write lock, a sixth of the time of
+ * a walk.  The code is the ULEB128 the DIE starts with, and the first DIE
+ * of a CU with a code pays the lookup for the others.  Anything unusual is
+ * left to libdw.
+ */
+static void btf_encoder__abbrev(struct btf_encoder *e, Dwarf_Die *die)
+{
+	const unsigned char *p = die->addr;
+	Dwarf_Abbrev **slot;
+	size_t code = 0;
+	unsigned int i;
+
+	for (i = 0;; i++) {
+		if (i == 2 || p >= e->cu.end)
+			return;
+		code |= (size_t)(*p & 0x7f) << (7 * i);
+		if (!(*p++ & 0x80))
+			break;
+	}
+	if (!code)
+		return;
+	if (code < e->cu.abbrevs.nr && e->cu.abbrevs.data[code]) {
+		die->abbrev = e->cu.abbrevs.data[code];
+		return;
+	}
+	if (dwarf_tag(die) < 0 || !die->abbrev || die->abbrev == (Dwarf_Abbrev *)-1l)
+		return;
+	while (e->cu.abbrevs.nr <= code && (slot = darray_push(&e->cu.abbrevs)))
+		*slot = NULL;
+	if (code < e->cu.abbrevs.nr)
+		e->cu.abbrevs.data[code] = die->abbrev;
+}
+
+/* dwarf_child() and dwarf_siblingof(), with the abbreviation of the DIE found. */
+static int btf_encoder__child(struct btf_encoder *e, Dwarf_Die *die, Dwarf_Die *child)
+{
+	int rc = dwarf_child(die, child);
+
+	if (rc == 0)
+		btf_encoder__abbrev(e, child);
+	return rc;
+}
+
+static int btf_encoder__sibling(struct btf_encoder *e, Dwarf_Die *die)
+{
+	int rc = dwarf_siblingof(die, die);
+
+	if (rc == 0)
+		btf_encoder__abbrev(e, die);
+	return rc;
 }
 
 /* ---- the DIE -> type reference map of the current CU ---- */
@@ -496,7 +552,7 @@ static int encode_pointer(struct btf_encoder *e, Dwarf_Die *die)
 	Dwarf_Die child;
 
 	die_attrs__read(die, &a);
-	if (btf_encoder__has(e, BTF_FEAT_TYPE_TAG) && dwarf_child(die, &child) == 0) {
+	if (btf_encoder__has(e, BTF_FEAT_TYPE_TAG) && btf_encoder__child(e, die, &child) == 0) {
 		do {
 			Dwarf_Attribute attr;
 			const char *name, *value;
@@ -507,7 +563,7 @@ static int encode_pointer(struct btf_encoder *e, Dwarf_Die *die)
 			value = dwarf_formstring(dwarf_attr(&child, DW_AT_const_value, &attr));
 			if (name && value && !strcmp(name, "btf_type_tag") && nr_tags < 16)
 				tags[nr_tags++] = value;
-		} while (dwarf_siblingof(&child, &child) == 0);
+		} while (btf_encoder__sibling(e, &child) == 0);
 	}
 	/* PTR -> last tag -> ... -> first tag -> pointee, as clang's own BTF has it. */
 	id = btf__type_cnt(e->btf);
@@ -556,11 +612,11 @@ static int btf_encoder__collect_decl_tags(struct btf_encoder *e, Dwarf_Die *die,
 	int err = 0;
 
 	if (!btf_encoder__has(e, BTF_FEAT_DECL_TAG) || !dwarf_haschildren(die) ||
-	    dwarf_child(die, &child) != 0)
+	    btf_encoder__child(e, die, &child) != 0)
 		return 0;
 	do {
 		err = btf_encoder__push_decl_tag(e, decl_tag_value(&child), component);
-	} while (!err && dwarf_siblingof(&child, &child) == 0);
+	} while (!err && btf_encoder__sibling(e, &child) == 0);
 	return err;
 }
 
@@ -668,7 +724,7 @@ static int encode_struct(struct btf_encoder *e, Dwarf_Die *die)
 			btf__add_struct(e->btf, NULL, a.byte_size);
 	err = btf_encoder__name_type(e, id, btf_encoder__str(e, a.name));
 	err = err ?: btf_encoder__added(e, die, id);
-	if (err || dwarf_child(die, &child) != 0)
+	if (err || btf_encoder__child(e, die, &child) != 0)
 		return err;
 	do {
 		struct die_attrs m;
@@ -688,7 +744,7 @@ static int encode_struct(struct btf_encoder *e, Dwarf_Die *die)
 		err = err   ?:
 			      btf_encoder__collect_decl_tags(
 				      e, &child, btf_vlen(btf__type_by_id(e->btf, id)) - 1);
-	} while (!err && dwarf_siblingof(&child, &child) == 0);
+	} while (!err && btf_encoder__sibling(e, &child) == 0);
 	/* Decl tags, and types declared inside the struct, come after its members. */
 	err = err ?: btf_encoder__add_cu_decl_tags(e, id, first_tag);
 	return err || !nested ? err : btf_encoder__encode_children(e, die);
@@ -746,7 +802,7 @@ static int encode_enum(struct btf_encoder *e, Dwarf_Die *die)
 		id = btf__add_enum(e->btf, NULL, a.byte_size);
 	err = btf_encoder__name_type(e, id, btf_encoder__str(e, a.name));
 	err = err ?: btf_encoder__added(e, die, id);
-	if (err || dwarf_child(die, &child) != 0)
+	if (err || btf_encoder__child(e, die, &child) != 0)
 		goto out;
 	do {
 		struct die_attrs v;
@@ -758,7 +814,7 @@ static int encode_enum(struct btf_encoder *e, Dwarf_Die *die)
 		val = (int64_t)v.const_value;
 		err = btf_encoder__add_enum_value(e, id, is64, v.name,
 						  is64 ? val : enum_value32(e, is_signed, val));
-	} while (!err && dwarf_siblingof(&child, &child) == 0);
+	} while (!err && btf_encoder__sibling(e, &child) == 0);
 out:
 	if (!err && !is64 && is_signed && btf_encoder__has(e, BTF_FEAT_ENUM64)) {
 		struct btf_type *t = (struct btf_type *)btf__type_by_id(e->btf, id);
@@ -776,7 +832,7 @@ static int encode_array(struct btf_encoder *e, Dwarf_Die *die)
 	Dwarf_Die child;
 
 	die_attrs__read(die, &a);
-	if (dwarf_child(die, &child) == 0) {
+	if (btf_encoder__child(e, die, &child) == 0) {
 		do {
 			struct die_attrs r;
 
@@ -784,7 +840,7 @@ static int encode_array(struct btf_encoder *e, Dwarf_Die *die)
 				continue;
 			die_attrs__read(&child, &r);
 			nelems *= r.has_count ? r.count : r.has_upper_bound ? r.upper_bound + 1 : 0;
-		} while (dwarf_siblingof(&child, &child) == 0);
+		} while (btf_encoder__sibling(e, &child) == 0);
 	}
 	if (nelems > UINT32_MAX)
 		nelems = 0;
@@ -799,7 +855,7 @@ static int encode_subroutine_type(struct btf_encoder *e, Dwarf_Die *die)
 
 	die_attrs__read(die, &a);
 	err = btf_encoder__added(e, die, btf__add_func_proto(e->btf, a.type));
-	if (err || dwarf_child(die, &child) != 0)
+	if (err || btf_encoder__child(e, die, &child) != 0)
 		return err;
 	do {
 		struct die_attrs p;
@@ -813,7 +869,7 @@ static int encode_subroutine_type(struct btf_encoder *e, Dwarf_Die *die)
 			err = btf__add_func_param(e->btf, NULL, 0);
 			break;
 		}
-	} while (!err && dwarf_siblingof(&child, &child) == 0);
+	} while (!err && btf_encoder__sibling(e, &child) == 0);
 	return err;
 }
 
@@ -958,7 +1014,7 @@ static int btf_encoder__collect_params(struct btf_encoder *e, Dwarf_Die *die, st
 
 	f->first_param = e->cu.params.nr;
 	f->first_tag = e->cu.tags.nr;
-	if (dwarf_child(die, &child) != 0)
+	if (btf_encoder__child(e, die, &child) != 0)
 		return 0;
 	do {
 		struct btf_func_param *param;
@@ -990,7 +1046,7 @@ static int btf_encoder__collect_params(struct btf_encoder *e, Dwarf_Die *die, st
 			err = btf_encoder__push_decl_tag(e, decl_tag_value(&child), -1);
 			break;
 		}
-	} while (!err && dwarf_siblingof(&child, &child) == 0);
+	} while (!err && btf_encoder__sibling(e, &child) == 0);
 	f->nr_params = e->cu.params.nr - f->first_param;
 	f->nr_tags = e->cu.tags.nr - f->first_tag;
 	return err;
@@ -1202,14 +1258,14 @@ static int btf_encoder__encode_children(struct btf_encoder *e, Dwarf_Die *parent
 	Dwarf_Die child;
 	int err = 0;
 
-	int rc = dwarf_child(parent, &child);
+	int rc = btf_encoder__child(e, parent, &child);
 
 	if (rc != 0)
 		return rc < 0 ? btf_encoder__corrupt(e, parent) : 0;
 	e->cu.depth++;
 	do {
 		err = btf_encoder__encode_die(e, &child);
-	} while (!err && (rc = dwarf_siblingof(&child, &child)) == 0);
+	} while (!err && (rc = btf_encoder__sibling(e, &child)) == 0);
 	e->cu.depth--;
 	/* libdw could not read the next DIE (an unknown abbreviation, say). */
 	if (!err && rc < 0)
@@ -1521,6 +1577,18 @@ static int btf_encoder__save_cu_funcs(struct btf_encoder *e)
 	return 0;
 }
 
+/* Where the unit of @cu_die ends in memory, or NULL when libdw cannot tell. */
+static const unsigned char *btf_encoder__cu_end(Dwarf_Die *cu_die)
+{
+	Dwarf_Off off = dwarf_dieoffset(cu_die), start = off - dwarf_cuoffset(cu_die), next;
+	size_t header_size;
+
+	if (dwarf_next_unit(dwarf_cu_getdwarf(cu_die->cu), start, &next, &header_size, NULL, NULL,
+			    NULL, NULL, NULL, NULL) != 0)
+		return NULL;
+	return (const unsigned char *)cu_die->addr + (next - off);
+}
+
 int btf_encoder__encode_cu(struct btf_encoder *e, Dwarf_Die *cu_die, uint32_t cu_index)
 {
 	size_t i;
@@ -1537,6 +1605,8 @@ int btf_encoder__encode_cu(struct btf_encoder *e, Dwarf_Die *cu_die, uint32_t cu
 	e->cu.int_ref = 0;
 	e->cu.err = 0;
 	e->cu.die = *cu_die;
+	e->cu.end = btf_encoder__cu_end(cu_die);
+	e->cu.abbrevs.nr = 0;
 	e->cu.first_id = btf__type_cnt(e->btf);
 	err = btf_encoder__encode_children(e, cu_die);
 	err = err ?: btf_encoder__resolve_cu(e);
@@ -1727,6 +1797,7 @@ void btf_encoder__delete(struct btf_encoder *e)
 	darray_free(&e->chunk_states);
 	darray_free(&e->vars);
 	arena__free(&e->arena);
+	darray_free(&e->cu.abbrevs);
 	ptr_map__free(&e->strs);
 	darray_free(&e->cu.refs);
 	free(e->cu.map);
