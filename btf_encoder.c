@@ -54,7 +54,7 @@
 struct btf_chunk {
 	uint32_t index;
 	struct btf *btf;
-	uint32_t first_id; /* its first type: 1, or the first after the base */
+	uint32_t first_id; /* its first type: 1, as chunks are standalone BTF */
 	uint32_t nr_types; /* after dedup, less the carriers */
 	uint32_t merged_id; /* where first_id went in the merged BTF */
 	uint32_t strs_len; /* of a deduplicated chunk's string table */
@@ -1626,7 +1626,12 @@ int btf_encoder__begin_chunk(struct btf_encoder *e, uint32_t index)
 	}
 	*slot = c;
 	c->index = index;
-	c->btf = e->conf->base_btf ? btf__new_empty_split(e->conf->base_btf) : btf__new_empty();
+	/*
+	 * Standalone even for split BTF: libbpf looks every string up in the
+	 * base first, writing into the base's buffers as it does, so workers
+	 * may not share one base.  The chunks meet it in the merge.
+	 */
+	c->btf = btf__new_empty();
 	if (!c->btf)
 		return -ENOMEM;
 	c->first_id = btf__type_cnt(c->btf);
