@@ -226,7 +226,8 @@ gen_multi_cu()
 	} > "$dir/main.c"
 }
 
-NR_CUS=${NR_CUS:-40}
+# More than two chunks of DWARF_LOADER_CHUNK (64) CUs, so that workers share the work.
+NR_CUS=${NR_CUS:-150}
 MC=$TMP/multi
 gen_multi_cu "$MC" "$NR_CUS"
 MC_OBJS=()
@@ -246,6 +247,11 @@ else
 fi
 if gcc -g -O2 -o "$TMP/multi_exe" "${MC_OBJS[@]}" "${FIXTURE_OBJS[@]}" 2> "$TMP/link.err"; then
 	jobs_agree "multi-cu executable ($((${#MC_OBJS[@]} + ${#FIXTURE_OBJS[@]})) CUs + crt)" "$TMP/multi_exe"
+	# Split BTF over a base, as for a module: the workers' chunks all meet that base.
+	if encode "multi-cu base" "$TMP/multi_base.btf" "$MC/cu0.o" -j1; then
+		jobs_agree "multi-cu relocatable, split over a base" "$TMP/multi_rel.o" \
+			--btf_base "$TMP/multi_base.btf"
+	fi
 else
 	not_ok "multi-cu executable: gcc link failed"
 	sed 's/^/    /' "$TMP/link.err"
