@@ -1126,15 +1126,16 @@ static int btf_encoder__own_params(struct btf_encoder *e, struct btf_func_param 
 	return 0;
 }
 
-static int btf_encoder__own_tags(struct btf_encoder *e, struct btf_decl_tag_ref **dst,
-				 const struct btf_decl_tag_ref *src, uint32_t n)
+/* The @n tags of the current CU from @first. */
+static int btf_encoder__own_tags(struct btf_encoder *e, struct btf_decl_tag_ref **dst, size_t first,
+				 uint32_t n)
 {
 	struct btf_decl_tag_ref *t;
 	uint32_t i;
 
 	if (!n)
 		return 0;
-	t = arena__memdup(&e->arena, src, n * sizeof(*t));
+	t = arena__memdup(&e->arena, &e->cu.tags.data[first], n * sizeof(*t));
 	if (!t)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
@@ -1152,7 +1153,7 @@ static int btf_encoder__save_var_tags(struct btf_encoder *e, Dwarf_Die *die,
 
 	v->tags = NULL;
 	v->nr_tags = e->cu.tags.nr - first;
-	err = err ?: btf_encoder__own_tags(e, &v->tags, &e->cu.tags.data[first], v->nr_tags);
+	err = err ?: btf_encoder__own_tags(e, &v->tags, first, v->nr_tags);
 	e->cu.tags.nr = first;
 	return err;
 }
@@ -1546,7 +1547,7 @@ static int btf_encoder__save_func(struct btf_encoder *e, struct elf_function *no
 	state->params = NULL;
 	state->tags = NULL;
 	state->nr_tags = f->nr_tags;
-	err = btf_encoder__own_tags(e, &state->tags, &e->cu.tags.data[f->first_tag], f->nr_tags);
+	err = btf_encoder__own_tags(e, &state->tags, f->first_tag, f->nr_tags);
 	return err ?: btf_encoder__own_params(e, &state->params, cur.params, cur.nr_params);
 }
 
