@@ -20,6 +20,7 @@
 #include <linux/btf.h>
 
 #include "btf_encoder.h"
+#include "die_reader.h"
 #include "elf_functions.h"
 #include "elf_symtab.h"
 #include "lib/btf_types.h"
@@ -120,8 +121,7 @@ struct btf_encoder {
 		int depth;
 		uint32_t int_ref; /* DIE ref of the CU's "int", or 0 */
 		Dwarf_Die die; /* the CU's */
-		const unsigned char *end; /* of the CU's DIEs in .debug_info */
-		DARRAY(Dwarf_Abbrev *) abbrevs; /* by abbreviation code, met so far */
+		struct die_reader reader;
 		uint64_t bad_off; /* where the DWARF was found corrupt */
 		int err;
 	} cu;
@@ -289,58 +289,43 @@ static void die_attrs__read(Dwarf_Die *die, struct die_attrs *a)
 	dwarf_getattrs(die, die_attrs__collect, a, 0);
 }
 
-/*
- * Gives @die its abbreviation before libdw looks it up: libdw finds one for
- * each DIE in a hash taken under a read-write lock, a sixth of the time of
- * a walk.  The code is the ULEB128 the DIE starts with, and the first DIE
- * of a CU with a code pays the lookup for the others.  Anything unusual is
- * left to libdw.
- */
-static void btf_encoder__abbrev(struct btf_encoder *e, Dwarf_Die *die)
-{
-	const unsigned char *p = die->addr;
-	Dwarf_Abbrev **slot;
-	size_t code = 0;
-	unsigned int i;
+/* The attributes die_attrs__collect() reads, by DW_AT_* code. */
+static const bool wanted_attrs[256] = {
+	[DW_AT_name] = true,
+	[DW_AT_type] = true,
+	[DW_AT_byte_size] = true,
+	[DW_AT_bit_size] = true,
+	[DW_AT_data_bit_offset] = true,
+	[DW_AT_bit_offset] = true,
+	[DW_AT_data_member_location] = true,
+	[DW_AT_upper_bound] = true,
+	[DW_AT_count] = true,
+	[DW_AT_const_value] = true,
+	[DW_AT_encoding] = true,
+	[DW_AT_declaration] = true,
+	[DW_AT_abstract_origin] = true,
+	[DW_AT_specification] = true,
+	[DW_AT_low_pc] = true,
+	[DW_AT_ranges] = true,
+	[DW_AT_location] = true,
+	[DW_AT_external] = true,
+};
 
-	for (i = 0;; i++) {
-		if (i == 2 || p >= e->cu.end)
-			return;
-		code |= (size_t)(*p & 0x7f) << (7 * i);
-		if (!(*p++ & 0x80))
-			break;
-	}
-	if (!code)
-		return;
-	if (code < e->cu.abbrevs.nr && e->cu.abbrevs.data[code]) {
-		die->abbrev = e->cu.abbrevs.data[code];
-		return;
-	}
-	if (dwarf_tag(die) < 0 || !die->abbrev || die->abbrev == (Dwarf_Abbrev *)-1l)
-		return;
-	while (e->cu.abbrevs.nr <= code && (slot = darray_push(&e->cu.abbrevs)))
-		*slot = NULL;
-	if (code < e->cu.abbrevs.nr)
-		e->cu.abbrevs.data[code] = die->abbrev;
+/* die_attrs__read() of a DIE of the current CU, by its abbreviation's plan. */
+static void btf_encoder__attrs(struct btf_encoder *e, Dwarf_Die *die, struct die_attrs *a)
+{
+	memset(a, 0, sizeof(*a));
+	die_reader__getattrs(&e->cu.reader, die, die_attrs__collect, a);
 }
 
-/* dwarf_child() and dwarf_siblingof(), with the abbreviation of the DIE found. */
 static int btf_encoder__child(struct btf_encoder *e, Dwarf_Die *die, Dwarf_Die *child)
 {
-	int rc = dwarf_child(die, child);
-
-	if (rc == 0)
-		btf_encoder__abbrev(e, child);
-	return rc;
+	return die_reader__child(&e->cu.reader, die, child);
 }
 
 static int btf_encoder__sibling(struct btf_encoder *e, Dwarf_Die *die)
 {
-	int rc = dwarf_siblingof(die, die);
-
-	if (rc == 0)
-		btf_encoder__abbrev(e, die);
-	return rc;
+	return die_reader__sibling(&e->cu.reader, die);
 }
 
 /* ---- the DIE -> type reference map of the current CU ---- */
@@ -442,10 +427,11 @@ static int btf_encoder__str(struct btf_encoder *e, const char *name)
 	uint32_t off;
 	int err;
 
-	if (!name || !*name)
+	/* A known pointer is not even read: the string is likely out of the cache. */
+	if (!name || ptr_map__find(&e->strs, name, &off))
+		return name ? (int)off : 0;
+	if (!*name)
 		return 0;
-	if (ptr_map__find(&e->strs, name, &off))
-		return off;
 	err = btf__add_str(e->btf, name);
 	if (err < 0)
 		return err;
@@ -521,7 +507,7 @@ static int encode_base_type(struct btf_encoder *e, Dwarf_Die *die)
 	uint64_t size;
 	int enc = 0;
 
-	die_attrs__read(die, &a);
+	btf_encoder__attrs(e, die, &a);
 	name = a.name ?: "";
 	size = a.has_byte_size ? a.byte_size : (a.bit_size + 7) / 8;
 	if (a.encoding == DW_ATE_float && btf_encoder__has(e, BTF_FEAT_FLOAT))
@@ -551,7 +537,7 @@ static int encode_pointer(struct btf_encoder *e, Dwarf_Die *die)
 	struct die_attrs a;
 	Dwarf_Die child;
 
-	die_attrs__read(die, &a);
+	btf_encoder__attrs(e, die, &a);
 	if (btf_encoder__has(e, BTF_FEAT_TYPE_TAG) && btf_encoder__child(e, die, &child) == 0) {
 		do {
 			Dwarf_Attribute attr;
@@ -651,7 +637,7 @@ static int encode_modifier(struct btf_encoder *e, Dwarf_Die *die)
 	struct die_attrs a;
 	int id;
 
-	die_attrs__read(die, &a);
+	btf_encoder__attrs(e, die, &a);
 	switch (dwarf_tag(die)) {
 	case DW_TAG_const_type:
 		id = btf__add_const(e->btf, a.type);
@@ -684,7 +670,7 @@ static int encode_transparent(struct btf_encoder *e, Dwarf_Die *die)
 {
 	struct die_attrs a;
 
-	die_attrs__read(die, &a);
+	btf_encoder__attrs(e, die, &a);
 	return btf_encoder__map(e, die, a.type);
 }
 
@@ -715,7 +701,7 @@ static int encode_struct(struct btf_encoder *e, Dwarf_Die *die)
 	Dwarf_Die child;
 	int id, err;
 
-	die_attrs__read(die, &a);
+	btf_encoder__attrs(e, die, &a);
 	if (a.declaration && a.name) {
 		id = btf__add_fwd(e->btf, a.name, is_union ? BTF_FWD_UNION : BTF_FWD_STRUCT);
 		return btf_encoder__added(e, die, id);
@@ -738,7 +724,7 @@ static int encode_struct(struct btf_encoder *e, Dwarf_Die *die)
 				nested = true;
 			continue;
 		}
-		die_attrs__read(&child, &m);
+		btf_encoder__attrs(e, &child, &m);
 		err = btf_encoder__add_field(e, id, m.name, m.type, member_bit_offset(e, &m),
 					     m.has_bit_size ? m.bit_size : 0);
 		err = err   ?:
@@ -789,7 +775,7 @@ static int encode_enum(struct btf_encoder *e, Dwarf_Die *die)
 	bool is_signed, is64;
 	int id, err = 0;
 
-	die_attrs__read(die, &a);
+	btf_encoder__attrs(e, die, &a);
 	if (a.declaration && a.name)
 		return btf_encoder__added(e, die, btf__add_fwd(e->btf, a.name, BTF_FWD_ENUM));
 	if (!a.has_byte_size)
@@ -810,7 +796,7 @@ static int encode_enum(struct btf_encoder *e, Dwarf_Die *die)
 
 		if (dwarf_tag(&child) != DW_TAG_enumerator)
 			continue;
-		die_attrs__read(&child, &v);
+		btf_encoder__attrs(e, &child, &v);
 		val = (int64_t)v.const_value;
 		err = btf_encoder__add_enum_value(e, id, is64, v.name,
 						  is64 ? val : enum_value32(e, is_signed, val));
@@ -831,14 +817,14 @@ static int encode_array(struct btf_encoder *e, Dwarf_Die *die)
 	struct die_attrs a;
 	Dwarf_Die child;
 
-	die_attrs__read(die, &a);
+	btf_encoder__attrs(e, die, &a);
 	if (btf_encoder__child(e, die, &child) == 0) {
 		do {
 			struct die_attrs r;
 
 			if (dwarf_tag(&child) != DW_TAG_subrange_type)
 				continue;
-			die_attrs__read(&child, &r);
+			btf_encoder__attrs(e, &child, &r);
 			nelems *= r.has_count ? r.count : r.has_upper_bound ? r.upper_bound + 1 : 0;
 		} while (btf_encoder__sibling(e, &child) == 0);
 	}
@@ -853,7 +839,7 @@ static int encode_subroutine_type(struct btf_encoder *e, Dwarf_Die *die)
 	Dwarf_Die child;
 	int err;
 
-	die_attrs__read(die, &a);
+	btf_encoder__attrs(e, die, &a);
 	err = btf_encoder__added(e, die, btf__add_func_proto(e->btf, a.type));
 	if (err || btf_encoder__child(e, die, &child) != 0)
 		return err;
@@ -862,7 +848,7 @@ static int encode_subroutine_type(struct btf_encoder *e, Dwarf_Die *die)
 
 		switch (dwarf_tag(&child)) {
 		case DW_TAG_formal_parameter:
-			die_attrs__read(&child, &p);
+			btf_encoder__attrs(e, &child, &p);
 			err = btf__add_func_param(e->btf, NULL, p.type);
 			break;
 		case DW_TAG_unspecified_parameters:
@@ -1023,7 +1009,7 @@ static int btf_encoder__collect_params(struct btf_encoder *e, Dwarf_Die *die, st
 
 		switch (dwarf_tag(&child)) {
 		case DW_TAG_formal_parameter:
-			die_attrs__read(&child, &p);
+			btf_encoder__attrs(e, &child, &p);
 			die_attrs__inherit(&p, false);
 			param = darray_push(&e->cu.params);
 			if (!param)
@@ -1058,7 +1044,7 @@ static int btf_encoder__collect_func(struct btf_encoder *e, Dwarf_Die *die)
 	struct die_attrs a;
 	struct cu_func *f;
 
-	die_attrs__read(die, &a);
+	btf_encoder__attrs(e, die, &a);
 	if (a.declaration)
 		return 0;
 	die_attrs__inherit(&a, false);
@@ -1166,7 +1152,7 @@ static int encode_variable(struct btf_encoder *e, Dwarf_Die *die)
 
 	if (e->cu.depth != 1 || !btf_encoder__has_vars(e))
 		return 0;
-	die_attrs__read(die, &a);
+	btf_encoder__attrs(e, die, &a);
 	if (a.declaration || !a.has_location || variable_addr(e, &a.location_attr, &addr))
 		return 0;
 	die_attrs__inherit(&a, true);
@@ -1578,18 +1564,6 @@ static int btf_encoder__save_cu_funcs(struct btf_encoder *e)
 	return 0;
 }
 
-/* Where the unit of @cu_die ends in memory, or NULL when libdw cannot tell. */
-static const unsigned char *btf_encoder__cu_end(Dwarf_Die *cu_die)
-{
-	Dwarf_Off off = dwarf_dieoffset(cu_die), start = off - dwarf_cuoffset(cu_die), next;
-	size_t header_size;
-
-	if (dwarf_next_unit(dwarf_cu_getdwarf(cu_die->cu), start, &next, &header_size, NULL, NULL,
-			    NULL, NULL, NULL, NULL) != 0)
-		return NULL;
-	return (const unsigned char *)cu_die->addr + (next - off);
-}
-
 int btf_encoder__encode_cu(struct btf_encoder *e, Dwarf_Die *cu_die, uint32_t cu_index)
 {
 	size_t i;
@@ -1606,8 +1580,7 @@ int btf_encoder__encode_cu(struct btf_encoder *e, Dwarf_Die *cu_die, uint32_t cu
 	e->cu.int_ref = 0;
 	e->cu.err = 0;
 	e->cu.die = *cu_die;
-	e->cu.end = btf_encoder__cu_end(cu_die);
-	e->cu.abbrevs.nr = 0;
+	die_reader__begin_cu(&e->cu.reader, cu_die, e->conf->big_endian, wanted_attrs);
 	e->cu.first_id = btf__type_cnt(e->btf);
 	err = btf_encoder__encode_children(e, cu_die);
 	err = err ?: btf_encoder__resolve_cu(e);
@@ -1803,7 +1776,7 @@ void btf_encoder__delete(struct btf_encoder *e)
 	darray_free(&e->chunk_states);
 	darray_free(&e->vars);
 	arena__free(&e->arena);
-	darray_free(&e->cu.abbrevs);
+	die_reader__free(&e->cu.reader);
 	ptr_map__free(&e->strs);
 	darray_free(&e->cu.refs);
 	free(e->cu.map);

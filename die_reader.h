@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef _DIE_READER_H_
+#define _DIE_READER_H_ 1
+
+/*
+ * die_reader: walks the DIEs of one CU at a time for one worker, doing
+ * what libdw would but without repeating its work for every DIE.
+ *
+ * libdw finds each DIE's abbreviation in a hash taken under a read-write
+ * lock, and dwarf_getattrs() decodes the abbreviation's attribute list for
+ * every DIE.  A die_reader keeps, per abbreviation code of the CU, the
+ * abbreviation and a plan of its attributes (name, form), made the first
+ * time the code is met, and reads a DIE's attributes by the plan.
+ * Whatever is unusual (a form it does not size, an implicit constant that
+ * is wanted, a value past the unit) is left to libdw, so that corrupt
+ * DWARF meets libdw's checks as before.
+ *
+ * One owner, no locking; everything refers to the current CU only.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <elfutils/libdw.h>
+
+#include "lib/darray.h"
+
+struct die_reader_plan;
+struct die_reader_spec;
+
+struct die_reader {
+	Dwarf_CU *cu;
+	const unsigned char *end; /* of the unit in memory, NULL when unknown */
+	uint8_t addr_size, offset_size;
+	uint16_t version;
+	bool big_endian;
+	/* By DW_AT_* code below 256: whether the callback is called for it. */
+	const bool *wanted;
+	DARRAY(Dwarf_Abbrev *) abbrevs; /* by abbreviation code */
+	DARRAY(struct die_reader_plan) plans; /* by abbreviation code */
+	DARRAY(struct die_reader_spec) specs; /* the plans' attributes */
+};
+
+/* Starts on the CU of @cu_die; @wanted has 256 entries, by DW_AT_* code. */
+void die_reader__begin_cu(struct die_reader *r, Dwarf_Die *cu_die, bool big_endian,
+			  const bool *wanted);
+void die_reader__free(struct die_reader *r);
+
+/* dwarf_child() and dwarf_siblingof(), with the abbreviation of the DIE found set. */
+int die_reader__child(struct die_reader *r, Dwarf_Die *die, Dwarf_Die *child);
+int die_reader__sibling(struct die_reader *r, Dwarf_Die *die);
+
+/*
+ * As dwarf_getattrs(@die, @cb, @arg, 0), but @cb is called only for the
+ * wanted attributes, and must return DWARF_CB_OK.  When the DIE turns out
+ * to be unusual half-way, libdw reads it all again: @cb may see an
+ * attribute twice, with the same value.
+ */
+void die_reader__getattrs(struct die_reader *r, Dwarf_Die *die,
+			  int (*cb)(Dwarf_Attribute *attr, void *arg), void *arg);
+
+#endif /* _DIE_READER_H_ */
