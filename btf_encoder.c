@@ -198,6 +198,7 @@ static void attr_member_location(Dwarf_Attribute *attr, uint64_t *val)
 		*val = expr[0].number;
 }
 
+/* Each attribute read here must be in wanted_attrs too, or die_reader passes it over. */
 static int die_attrs__collect(Dwarf_Attribute *attr, void *arg)
 {
 	struct die_attrs *a = arg;
