@@ -21,6 +21,7 @@ struct die_reader_plan {
 	uint32_t first; /* in specs */
 	uint16_t nr;
 	uint8_t state;
+	bool has_children;
 };
 
 /* The longest abbreviation code kept: two ULEB128 bytes. */
@@ -56,6 +57,7 @@ void die_reader__begin_cu(struct die_reader *r, Dwarf_Die *cu_die, bool big_endi
 	r->abbrevs.nr = 0;
 	r->plans.nr = 0;
 	r->specs.nr = 0;
+	r->last_die = NULL;
 }
 
 void die_reader__free(struct die_reader *r)
@@ -134,7 +136,20 @@ int die_reader__child(struct die_reader *r, Dwarf_Die *die, Dwarf_Die *child)
 
 int die_reader__sibling(struct die_reader *r, Dwarf_Die *die)
 {
-	int rc = dwarf_siblingof(die, die);
+	int rc;
+
+	/*
+	 * A DIE without children whose attributes were just read ends where
+	 * they do: its sibling follows, or the null entry that ends the list.
+	 */
+	if (die->addr == r->last_die && r->last_end && r->last_end < r->end) {
+		if (*r->last_end == 0)
+			return 1;
+		*die = (Dwarf_Die){ .addr = (void *)r->last_end, .cu = r->cu };
+		die_reader__abbrev(r, die);
+		return 0;
+	}
+	rc = dwarf_siblingof(die, die);
 
 	if (rc == 0)
 		die_reader__abbrev(r, die);
@@ -200,6 +215,7 @@ static void die_reader__make_plan(struct die_reader *r, Dwarf_Die *die,
 	plan->first = r->specs.nr;
 	plan->nr = 0;
 	plan->state = PLAN_NONE;
+	plan->has_children = dwarf_abbrevhaschildren(die->abbrev) != 0;
 	if (dwarf_getattrs(die, plan_recorder__attr, &rec, 0) != 1)
 		plan->state = PLAN_LIBDW;
 	else if (plan->state == PLAN_NONE)
@@ -373,6 +389,8 @@ static bool die_reader__read_planned(struct die_reader *r, Dwarf_Die *die,
 		}
 		p += size;
 	}
+	r->last_die = die->addr;
+	r->last_end = plan->has_children ? NULL : p;
 	return true;
 }
 

@@ -37,6 +37,9 @@ struct die_reader {
 	DARRAY(Dwarf_Abbrev *) abbrevs; /* by abbreviation code */
 	DARRAY(struct die_reader_plan) plans; /* by abbreviation code */
 	DARRAY(struct die_reader_spec) specs; /* the plans' attributes */
+	/* The DIE whose attributes were read last, and where it ends if it has no children. */
+	const void *last_die;
+	const unsigned char *last_end;
 };
 
 /* Starts on the CU of @cu_die; @wanted has 256 entries, by DW_AT_* code. */
