@@ -144,6 +144,7 @@ struct die_attrs {
 	bool has_byte_size, has_bit_size, has_data_bit_offset, has_bit_offset;
 	bool has_upper_bound, has_count, declaration;
 	bool has_const_value, has_low_pc, has_origin, has_location, external;
+	bool name_inline; /* DW_FORM_string: in .debug_info, its pointer seen once */
 	Dwarf_Attribute type_attr;
 	Dwarf_Attribute origin_attr; /* DW_AT_abstract_origin or DW_AT_specification */
 	Dwarf_Attribute location_attr;
@@ -207,6 +208,7 @@ static int die_attrs__collect(Dwarf_Attribute *attr, void *arg)
 	switch (dwarf_whatattr(attr)) {
 	case DW_AT_name:
 		a->name = dwarf_formstring(attr);
+		a->name_inline = dwarf_whatform(attr) == DW_FORM_string;
 		break;
 	case DW_AT_type:
 		a->type = die_ref(attr);
@@ -417,20 +419,26 @@ static int btf_encoder__added(struct btf_encoder *e, Dwarf_Die *die, int id)
 /* ---- names, interned by the DWARF's string pointers ---- */
 
 /*
- * The offset of @name in the chunk's strings, 0 for none, or a negative
- * errno.  libbpf interns a string by hashing and comparing its characters;
- * the linker shares the DWARF's strings in .debug_str, so the CUs of a chunk
- * hand back the same pointer for the same name, and it is looked up by
- * address first.
+ * The offset of the name of @a in the chunk's strings, 0 for none, or a
+ * negative errno.  libbpf interns a string by hashing and comparing its
+ * characters; the linker shares the DWARF's strings in .debug_str, so the
+ * CUs of a chunk hand back the same pointer for the same name, and it is
+ * looked up by address first.  A name written inline in the DIE has a
+ * pointer of its own, and would only crowd the map.
  */
-static int btf_encoder__str(struct btf_encoder *e, const char *name)
+static int btf_encoder__str(struct btf_encoder *e, const struct die_attrs *a)
 {
+	const char *name = a->name;
 	uint32_t off;
 	int err;
 
+	if (!name)
+		return 0;
+	if (a->name_inline)
+		return *name ? btf__add_str(e->btf, name) : 0;
 	/* A known pointer is not even read: the string is likely out of the cache. */
-	if (!name || ptr_map__find(&e->strs, name, &off))
-		return name ? (int)off : 0;
+	if (ptr_map__find(&e->strs, name, &off))
+		return off;
 	if (!*name)
 		return 0;
 	err = btf__add_str(e->btf, name);
@@ -457,10 +465,10 @@ static int btf_encoder__name_type(struct btf_encoder *e, int id, int off)
 #define NAME_PLACEHOLDER "?"
 
 /* Adds a member to struct or union @id, as btf__add_field() with the name looked up first. */
-static int btf_encoder__add_field(struct btf_encoder *e, int id, const char *name, int type,
-				  uint32_t bit_off, uint32_t bit_size)
+static int btf_encoder__add_field(struct btf_encoder *e, int id, const struct die_attrs *m,
+				  int type, uint32_t bit_off, uint32_t bit_size)
 {
-	int off = btf_encoder__str(e, name), err;
+	int off = btf_encoder__str(e, m), err;
 	struct btf_type *t;
 
 	if (off < 0)
@@ -474,16 +482,16 @@ static int btf_encoder__add_field(struct btf_encoder *e, int id, const char *nam
 }
 
 /* Adds a value to enum @id, as btf__add_enum{,64}_value() with the name looked up first. */
-static int btf_encoder__add_enum_value(struct btf_encoder *e, int id, bool is64, const char *name,
-				       int64_t val)
+static int btf_encoder__add_enum_value(struct btf_encoder *e, int id, bool is64,
+				       const struct die_attrs *v, int64_t val)
 {
-	int off = btf_encoder__str(e, name), err;
+	int off = btf_encoder__str(e, v), err;
+	const char *name = off ? NAME_PLACEHOLDER : v->name;
 	struct btf_type *t;
 
 	if (off < 0)
 		return off;
 	/* No name: libbpf's own error, as for any enumerator it refuses. */
-	name = off ? NAME_PLACEHOLDER : name;
 	err = is64 ? btf__add_enum64_value(e->btf, name, val) :
 		     btf__add_enum_value(e->btf, name, val);
 	if (err)
@@ -653,7 +661,7 @@ static int encode_modifier(struct btf_encoder *e, Dwarf_Die *die)
 		size_t first_tag = e->cu.tags.nr;
 		int err;
 
-		int off = btf_encoder__str(e, a.name);
+		int off = btf_encoder__str(e, &a);
 
 		/* No name: libbpf's own error, as for any typedef it refuses. */
 		id = btf__add_typedef(e->btf, off > 0 ? NAME_PLACEHOLDER : a.name, a.type);
@@ -709,7 +717,7 @@ static int encode_struct(struct btf_encoder *e, Dwarf_Die *die)
 	}
 	id = is_union ? btf__add_union(e->btf, NULL, a.byte_size) :
 			btf__add_struct(e->btf, NULL, a.byte_size);
-	err = btf_encoder__name_type(e, id, btf_encoder__str(e, a.name));
+	err = btf_encoder__name_type(e, id, btf_encoder__str(e, &a));
 	err = err ?: btf_encoder__added(e, die, id);
 	if (err || btf_encoder__child(e, die, &child) != 0)
 		return err;
@@ -726,7 +734,7 @@ static int encode_struct(struct btf_encoder *e, Dwarf_Die *die)
 			continue;
 		}
 		btf_encoder__attrs(e, &child, &m);
-		err = btf_encoder__add_field(e, id, m.name, m.type, member_bit_offset(e, &m),
+		err = btf_encoder__add_field(e, id, &m, m.type, member_bit_offset(e, &m),
 					     m.has_bit_size ? m.bit_size : 0);
 		err = err   ?:
 			      btf_encoder__collect_decl_tags(
@@ -787,7 +795,7 @@ static int encode_enum(struct btf_encoder *e, Dwarf_Die *die)
 		id = btf__add_enum64(e->btf, NULL, a.byte_size, is_signed);
 	else
 		id = btf__add_enum(e->btf, NULL, a.byte_size);
-	err = btf_encoder__name_type(e, id, btf_encoder__str(e, a.name));
+	err = btf_encoder__name_type(e, id, btf_encoder__str(e, &a));
 	err = err ?: btf_encoder__added(e, die, id);
 	if (err || btf_encoder__child(e, die, &child) != 0)
 		goto out;
@@ -799,7 +807,7 @@ static int encode_enum(struct btf_encoder *e, Dwarf_Die *die)
 			continue;
 		btf_encoder__attrs(e, &child, &v);
 		val = (int64_t)v.const_value;
-		err = btf_encoder__add_enum_value(e, id, is64, v.name,
+		err = btf_encoder__add_enum_value(e, id, is64, &v,
 						  is64 ? val : enum_value32(e, is_signed, val));
 	} while (!err && btf_encoder__sibling(e, &child) == 0);
 out:
