@@ -6,13 +6,14 @@
  * btf_encoder: turns the DWARF of compile units into BTF.
  *
  * One btf_encoder is owned by exactly one worker thread.  The CUs come in
- * fixed chunks (64 consecutive CUs, the same at every -j); for each chunk
+ * fixed chunks (consecutive CUs, cut by size, the same at every -j: see
+ * dwarf_loader.h); for each chunk
  * the worker's encoder builds a struct btf of its own, encoding every type
  * of each CU straight from the DIEs, then deduplicates it on its own.  So a
  * chunk's BTF depends on its CUs alone, and the final BTF, made of the
  * chunks concatenated in order and deduplicated once more, is the same
  * whichever worker encoded which chunk, and the same as with one worker.
- * The last dedup sees some 170,000 types of the corpus vmlinux rather than
+ * The last dedup sees some 150,000 types of the corpus vmlinux rather than
  * 3.3 million, and most of the deduplicating runs in parallel.
  *
  * Functions: all encoders share one elf_functions table (elf_functions.h);

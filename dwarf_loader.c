@@ -290,7 +290,8 @@ struct cu_queue {
 	const struct dwarf_loader *loader;
 	Dwarf *dwarf;
 	Dwarf_CU *cu; /* the last CU handed out */
-	uint32_t next_index;
+	uint32_t next_index; /* of the next unit */
+	uint32_t next_chunk;
 	bool done;
 	int err;
 	dwarf_chunk_fn fn;
@@ -342,17 +343,36 @@ static void dwarf_loader__drop_chunk(const struct dwarf_loader *l, const struct 
 }
 
 /*
- * Takes the next chunk: the CUs with the next DWARF_LOADER_CHUNK indexes
- * (fewer at the end), less those not to be encoded.  False when there is
- * none left or a worker failed.
+ * How many bytes of .debug_info the chunk starting at @start gets (see
+ * dwarf_loader.h); 0 when the size of the section is not known: then
+ * chunks are counted in units.
+ */
+static uint64_t chunk_bytes(const struct dwarf_loader *l, Dwarf_Off start)
+{
+	uint64_t size = l->info_sec_size;
+
+	if (!size)
+		return 0;
+	if (start < size - size / DWARF_LOADER_TAIL)
+		return size / DWARF_LOADER_CHUNKS ?: 1;
+	return size / (DWARF_LOADER_CHUNKS * DWARF_LOADER_TAIL_SPLIT) ?: 1;
+}
+
+/*
+ * Takes the next chunk: the units that follow the last one taken, up to its
+ * share of bytes (see chunk_bytes()) or DWARF_LOADER_CHUNK_MAX of them,
+ * less those not to be encoded.  Where a chunk ends depends on the units
+ * alone.  False when there is none left or a worker failed.
  */
 static bool cu_queue__take(struct cu_queue *q, struct dwarf_chunk *chunk)
 {
+	uint64_t bytes = 0;
+	unsigned int nr_units = 0;
 	bool taken = false;
 
 	pthread_mutex_lock(&q->lock);
 	chunk->nr = 0;
-	chunk->index = q->next_index / DWARF_LOADER_CHUNK;
+	chunk->index = q->next_chunk;
 	while (!q->done && !q->err) {
 		Dwarf_Die *cu_die = &chunk->cu_die[chunk->nr];
 		uint8_t unit_type;
@@ -373,8 +393,10 @@ static bool cu_queue__take(struct cu_queue *q, struct dwarf_chunk *chunk)
 		}
 		q->cu = next;
 		index = q->next_index++;
-		if (!taken)
+		if (!taken) {
 			chunk->start = dwarf_dieoffset(cu_die) - dwarf_cuoffset(cu_die);
+			bytes = chunk_bytes(q->loader, chunk->start);
+		}
 		chunk->end = unit_end(q->dwarf, cu_die);
 		/* A unit whose length runs past the section. */
 		if (q->loader->info_sec_size && chunk->end > q->loader->info_sec_size) {
@@ -389,10 +411,13 @@ static bool cu_queue__take(struct cu_queue *q, struct dwarf_chunk *chunk)
 				fprintf(stderr, "skipping CU %s: language excluded\n",
 					dwarf_diename(cu_die) ?: "?");
 		}
-		if (q->next_index % DWARF_LOADER_CHUNK == 0)
+		if (++nr_units == (bytes ? DWARF_LOADER_CHUNK_MAX : DWARF_LOADER_CHUNK_UNITS) ||
+		    (bytes && chunk->end - chunk->start >= bytes))
 			break;
 	}
 	taken = taken && !q->err;
+	if (taken)
+		q->next_chunk++;
 	pthread_mutex_unlock(&q->lock);
 	return taken;
 }

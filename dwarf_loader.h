@@ -26,19 +26,28 @@ void dwarf_loader__close(struct dwarf_loader *loader);
 struct Elf *dwarf_loader__elf(const struct dwarf_loader *loader);
 
 /*
- * CUs are handed out in chunks: the CUs whose index in .debug_info is in
- * [index * DWARF_LOADER_CHUNK, (index + 1) * DWARF_LOADER_CHUNK).  The
- * chunks are the same whatever the number of workers, so what is made of a
- * chunk can depend on nothing else.
+ * CUs are handed out in chunks of consecutive units, cut where their share
+ * of the bytes of .debug_info is reached: a DWARF_LOADER_CHUNKS-th of the
+ * section, and DWARF_LOADER_TAIL_SPLIT times less over its last
+ * DWARF_LOADER_TAIL-th, so that the last chunks taken are short and the
+ * workers finish together.  Fewer, larger chunks leave less for the final
+ * dedup.  At most DWARF_LOADER_CHUNK_MAX units make a chunk, or
+ * DWARF_LOADER_CHUNK_UNITS when the size of the section is not known
+ * (compressed).  The chunks depend on the file alone, the same whatever the
+ * number of workers, so what is made of a chunk can depend on nothing else.
  */
-#define DWARF_LOADER_CHUNK 64
+#define DWARF_LOADER_CHUNKS 20
+#define DWARF_LOADER_TAIL 8
+#define DWARF_LOADER_TAIL_SPLIT 4
+#define DWARF_LOADER_CHUNK_MAX 256
+#define DWARF_LOADER_CHUNK_UNITS 64
 
 struct dwarf_chunk {
-	uint32_t index;
-	Dwarf_Off start, end;	/* its units' span of .debug_info */
-	unsigned int nr;			/* the CUs to encode, in order */
-	Dwarf_Die cu_die[DWARF_LOADER_CHUNK];
-	uint32_t cu_index[DWARF_LOADER_CHUNK];
+	uint32_t index; /* chunks are numbered in .debug_info order */
+	Dwarf_Off start, end; /* its units' span of .debug_info */
+	unsigned int nr; /* the CUs to encode, in order */
+	Dwarf_Die cu_die[DWARF_LOADER_CHUNK_MAX];
+	uint32_t cu_index[DWARF_LOADER_CHUNK_MAX];
 };
 
 /* Called by a worker for each chunk it takes; 0 or a negative errno, which stops all. */

@@ -226,7 +226,7 @@ gen_multi_cu()
 	} > "$dir/main.c"
 }
 
-# More than two chunks of DWARF_LOADER_CHUNK (64) CUs, so that workers share the work.
+# Enough CUs for many chunks (dwarf_loader.h), so that workers share the work.
 NR_CUS=${NR_CUS:-150}
 MC=$TMP/multi
 gen_multi_cu "$MC" "$NR_CUS"
