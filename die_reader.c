@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Reading a CU's DIEs with fewer libdw calls: see die_reader.h. */
 #include <dwarf.h>
+#include <gelf.h>
 #include <string.h>
 
 #include "die_reader.h"
@@ -27,15 +28,56 @@ struct die_reader_plan {
 /* The longest abbreviation code kept: two ULEB128 bytes. */
 #define MAX_CODE_BYTES 2
 
-static const unsigned char *cu_end(Dwarf_Die *cu_die)
+/* The bytes of .debug_info as libdw reads them (relocated, decompressed), or false. */
+static bool info_section(Dwarf *dwarf, const unsigned char **start, const unsigned char **end)
+{
+	Elf *elf = dwarf_getelf(dwarf);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return false;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *name;
+		GElf_Shdr shdr;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &shdr) ||
+		    !(name = elf_strptr(elf, shstrndx, shdr.sh_name)) ||
+		    strcmp(name, ".debug_info"))
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (!data || !data->d_buf)
+			return false;
+		*start = data->d_buf;
+		*end = *start + data->d_size;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Where the unit of @cu_die ends in memory, or NULL: a unit header that
+ * says it ends before its DIE or past the section leaves it all to libdw.
+ */
+static const unsigned char *cu_end(struct die_reader *r, Dwarf_Die *cu_die)
 {
 	Dwarf_Off off = dwarf_dieoffset(cu_die), start = off - dwarf_cuoffset(cu_die), next;
+	const unsigned char *die = cu_die->addr;
+	Dwarf *dwarf = dwarf_cu_getdwarf(cu_die->cu);
 	size_t header_size;
 
-	if (dwarf_next_unit(dwarf_cu_getdwarf(cu_die->cu), start, &next, &header_size, NULL, NULL,
-			    NULL, NULL, NULL, NULL) != 0)
+	if (dwarf != r->dwarf) {
+		r->dwarf = dwarf;
+		if (!info_section(dwarf, &r->info, &r->info_end))
+			r->info = r->info_end = NULL;
+	}
+	if (!r->info || die < r->info || die >= r->info_end ||
+	    dwarf_next_unit(dwarf, start, &next, &header_size, NULL, NULL, NULL, NULL, NULL,
+			    NULL) != 0 ||
+	    next <= off || next - off > (uint64_t)(r->info_end - die))
 		return NULL;
-	return (const unsigned char *)cu_die->addr + (next - off);
+	return die + (next - off);
 }
 
 void die_reader__begin_cu(struct die_reader *r, Dwarf_Die *cu_die, bool big_endian,
@@ -45,7 +87,7 @@ void die_reader__begin_cu(struct die_reader *r, Dwarf_Die *cu_die, bool big_endi
 	uint8_t unit_type, addr_size = 0, offset_size = 0;
 
 	r->cu = cu_die->cu;
-	r->end = cu_end(cu_die);
+	r->end = cu_end(r, cu_die);
 	if (dwarf_cu_info(cu_die->cu, &version, &unit_type, NULL, NULL, NULL, &addr_size,
 			  &offset_size) != 0)
 		r->end = NULL; /* all left to libdw */

@@ -27,6 +27,9 @@ struct die_reader_plan;
 struct die_reader_spec;
 
 struct die_reader {
+	/* .debug_info of the Dwarf it last read, to check units against. */
+	Dwarf *dwarf;
+	const unsigned char *info, *info_end;
 	Dwarf_CU *cu;
 	const unsigned char *end; /* of the unit in memory, NULL when unknown */
 	uint8_t addr_size, offset_size;
