@@ -6,10 +6,11 @@
 
 #include "die_reader.h"
 
-/* One attribute of an abbreviation: its name and form. */
+/* One attribute of an abbreviation: its name and form, and whether the callback wants it. */
 struct die_reader_spec {
 	uint16_t name;
 	uint16_t form;
+	bool wanted;
 };
 
 enum plan_state {
@@ -18,10 +19,12 @@ enum plan_state {
 	PLAN_LIBDW, /* left to dwarf_getattrs() */
 };
 
-struct die_reader_plan {
-	uint32_t first; /* in specs */
+/* What the reader knows of an abbreviation code of the CU; all zero: nothing yet. */
+struct die_reader_code {
+	Dwarf_Abbrev *abbrev;
+	uint32_t first; /* its plan: nr attributes in specs from first */
 	uint16_t nr;
-	uint8_t state;
+	uint8_t state; /* enum plan_state */
 	bool has_children;
 };
 
@@ -96,16 +99,14 @@ void die_reader__begin_cu(struct die_reader *r, Dwarf_Die *cu_die, bool big_endi
 	r->offset_size = offset_size;
 	r->big_endian = big_endian;
 	r->wanted = wanted;
-	r->abbrevs.nr = 0;
-	r->plans.nr = 0;
+	r->codes.nr = 0;
 	r->specs.nr = 0;
 	r->last_die = NULL;
 }
 
 void die_reader__free(struct die_reader *r)
 {
-	darray_free(&r->abbrevs);
-	darray_free(&r->plans);
+	darray_free(&r->codes);
 	darray_free(&r->specs);
 }
 
@@ -142,29 +143,45 @@ static size_t die_code(const struct die_reader *r, Dwarf_Die *die, const unsigne
 	return code;
 }
 
+/* The entry of abbreviation code @code, or NULL (out of memory). */
+static struct die_reader_code *die_reader__code(struct die_reader *r, size_t code)
+{
+	struct die_reader_code *c;
+
+	while (r->codes.nr <= code && (c = darray_push(&r->codes)))
+		*c = (struct die_reader_code){};
+	return code < r->codes.nr ? &r->codes.data[code] : NULL;
+}
+
 /*
- * Gives @die its abbreviation before libdw looks it up: libdw takes a
- * read-write lock for each lookup.  The first DIE of the CU with a code
- * pays the lookup for the others.
+ * Gives @die, which starts with abbreviation code @code, its abbreviation
+ * before libdw looks it up: libdw takes a read-write lock for each lookup.
+ * The first DIE of the CU with a code pays the lookup for the others.
  */
+static struct die_reader_code *die_reader__set_abbrev(struct die_reader *r, Dwarf_Die *die,
+						      size_t code)
+{
+	struct die_reader_code *c = die_reader__code(r, code);
+
+	if (!c)
+		return NULL;
+	if (c->abbrev) {
+		die->abbrev = c->abbrev;
+		return c;
+	}
+	if (dwarf_tag(die) < 0 || !die->abbrev || die->abbrev == DWARF_END_ABBREV)
+		return NULL;
+	c->abbrev = die->abbrev;
+	return c;
+}
+
 static void die_reader__abbrev(struct die_reader *r, Dwarf_Die *die)
 {
 	const unsigned char *attrs;
 	size_t code = die_code(r, die, &attrs);
-	Dwarf_Abbrev **slot;
 
-	if (!code)
-		return;
-	if (code < r->abbrevs.nr && r->abbrevs.data[code]) {
-		die->abbrev = r->abbrevs.data[code];
-		return;
-	}
-	if (dwarf_tag(die) < 0 || !die->abbrev || die->abbrev == DWARF_END_ABBREV)
-		return;
-	while (r->abbrevs.nr <= code && (slot = darray_push(&r->abbrevs)))
-		*slot = NULL;
-	if (code < r->abbrevs.nr)
-		r->abbrevs.data[code] = die->abbrev;
+	if (code)
+		die_reader__set_abbrev(r, die, code);
 }
 
 int die_reader__child(struct die_reader *r, Dwarf_Die *die, Dwarf_Die *child)
@@ -198,11 +215,6 @@ int die_reader__sibling(struct die_reader *r, Dwarf_Die *die)
 	return rc;
 }
 
-static bool is_wanted(const struct die_reader *r, unsigned int name)
-{
-	return name < 256 && r->wanted[name];
-}
-
 /* Whether the plan can size @form; a wanted implicit constant is left to libdw. */
 static bool form_planned(unsigned int form, bool wanted)
 {
@@ -215,7 +227,7 @@ static bool form_planned(unsigned int form, bool wanted)
 /* Makes the plan of an abbreviation from the first DIE of the CU that has it. */
 struct plan_recorder {
 	struct die_reader *r;
-	struct die_reader_plan *plan;
+	struct die_reader_code *plan;
 	int (*cb)(Dwarf_Attribute *attr, void *arg);
 	void *arg;
 };
@@ -224,7 +236,7 @@ static int plan_recorder__attr(Dwarf_Attribute *attr, void *arg)
 {
 	struct plan_recorder *rec = arg;
 	unsigned int name = dwarf_whatattr(attr), form = dwarf_whatform(attr);
-	bool wanted = is_wanted(rec->r, name);
+	bool wanted = name < 256 && rec->r->wanted[name];
 	struct die_reader_spec *spec;
 
 	if (wanted)
@@ -236,8 +248,7 @@ static int plan_recorder__attr(Dwarf_Attribute *attr, void *arg)
 		rec->plan->state = PLAN_LIBDW;
 		return DWARF_CB_OK;
 	}
-	spec->name = name;
-	spec->form = form;
+	*spec = (struct die_reader_spec){ .name = name, .form = form, .wanted = wanted };
 	rec->plan->nr++;
 	return DWARF_CB_OK;
 }
@@ -249,14 +260,12 @@ static int plan_recorder__attr(Dwarf_Attribute *attr, void *arg)
  * constants in elfutils 0.188.
  */
 static void die_reader__make_plan(struct die_reader *r, Dwarf_Die *die,
-				  struct die_reader_plan *plan,
+				  struct die_reader_code *plan,
 				  int (*cb)(Dwarf_Attribute *attr, void *arg), void *arg)
 {
 	struct plan_recorder rec = { r, plan, cb, arg };
 
 	plan->first = r->specs.nr;
-	plan->nr = 0;
-	plan->state = PLAN_NONE;
 	plan->has_children = dwarf_abbrevhaschildren(die->abbrev) != 0;
 	if (dwarf_getattrs(die, plan_recorder__attr, &rec, 0) != 1)
 		plan->state = PLAN_LIBDW;
@@ -268,25 +277,16 @@ static void die_reader__make_plan(struct die_reader *r, Dwarf_Die *die,
  * The plan for @die's code, or NULL: *@done tells whether the DIE was read
  * while making the plan, else it is left to libdw.
  */
-static const struct die_reader_plan *die_reader__plan(struct die_reader *r, Dwarf_Die *die,
+static const struct die_reader_code *die_reader__plan(struct die_reader *r, Dwarf_Die *die,
 						      const unsigned char **attrs,
 						      int (*cb)(Dwarf_Attribute *attr, void *arg),
 						      void *arg, bool *done)
 {
 	size_t code = die_code(r, die, attrs);
-	struct die_reader_plan *plan;
+	struct die_reader_code *plan = code ? die_reader__set_abbrev(r, die, code) : NULL;
 
-	if (!code)
+	if (!plan)
 		return NULL;
-	if (!die->abbrev)
-		die_reader__abbrev(r, die);
-	if (!die->abbrev || die->abbrev == DWARF_END_ABBREV)
-		return NULL;
-	while (r->plans.nr <= code && (plan = darray_push(&r->plans)))
-		plan->state = PLAN_NONE;
-	if (code >= r->plans.nr)
-		return NULL;
-	plan = &r->plans.data[code];
 	if (plan->state == PLAN_NONE) {
 		die_reader__make_plan(r, die, plan, cb, arg);
 		*done = true;
@@ -405,7 +405,7 @@ static bool form_size(const struct die_reader *r, unsigned int form, const unsig
 static bool die_reader__read_planned(struct die_reader *r, Dwarf_Die *die,
 				     int (*cb)(Dwarf_Attribute *attr, void *arg), void *arg)
 {
-	const struct die_reader_plan *plan;
+	const struct die_reader_code *plan;
 	const unsigned char *p;
 	bool done = false;
 	uint16_t i;
@@ -419,7 +419,7 @@ static bool die_reader__read_planned(struct die_reader *r, Dwarf_Die *die,
 
 		if (!form_size(r, spec->form, p, r->end, &size))
 			return false;
-		if (is_wanted(r, spec->name)) {
+		if (spec->wanted) {
 			Dwarf_Attribute attr = {
 				.code = spec->name,
 				.form = spec->form,

@@ -23,7 +23,7 @@
 
 #include "lib/darray.h"
 
-struct die_reader_plan;
+struct die_reader_code;
 struct die_reader_spec;
 
 struct die_reader {
@@ -37,9 +37,8 @@ struct die_reader {
 	bool big_endian;
 	/* By DW_AT_* code below 256: whether the callback is called for it. */
 	const bool *wanted;
-	DARRAY(Dwarf_Abbrev *) abbrevs; /* by abbreviation code */
-	DARRAY(struct die_reader_plan) plans; /* by abbreviation code */
-	DARRAY(struct die_reader_spec) specs; /* the plans' attributes */
+	DARRAY(struct die_reader_code) codes; /* by abbreviation code */
+	DARRAY(struct die_reader_spec) specs; /* the attributes of their plans */
 	/* The DIE whose attributes were read last, and where it ends if it has no children. */
 	const void *last_die;
 	const unsigned char *last_end;
