@@ -98,6 +98,22 @@ same_bytes()
 	return 1
 }
 
+# same_as_first LABEL FIRST_VAR OUT INPUT [OPTION...]: encode INPUT into OUT;
+# the first output (FIRST_VAR, a variable name, still empty) becomes the one
+# that later outputs must equal byte for byte.
+same_as_first()
+{
+	local label=$1 out=$3 input=$4
+	local -n first_out=$2
+	shift 4
+	encode "$label" "$out" "$input" "$@" || return 1
+	if [ -z "$first_out" ]; then
+		first_out=$out
+	else
+		same_bytes "$label" "$first_out" "$out"
+	fi
+}
+
 # jobs_agree LABEL INPUT [OPTION...]: encode INPUT with each -jN of JOBS_LIST;
 # one "ok" line when every output has the bytes of the first.
 jobs_agree()
@@ -109,15 +125,7 @@ jobs_agree()
 	for n in $JOBS_LIST; do
 		list+="${list:+, }-j$n"
 		out=$TMP/$name.j$n.btf
-		encode "$label -j$n" "$out" "$input" -j"$n" "$@" || {
-			bad=1
-			continue
-		}
-		if [ -z "$first" ]; then
-			first=$out
-		else
-			same_bytes "$label" "$first" "$out" || bad=1
-		fi
+		same_as_first "$label -j$n" first "$out" "$input" -j"$n" "$@" || bad=1
 	done
 	[ $bad -eq 0 ] && [ -n "$first" ] &&
 		ok "$label: $list give the same $(stat -c %s "$first") bytes ($(elapsed "$start") s)"
@@ -289,16 +297,8 @@ else
 	ref=""
 	for ((r = 1; r <= VMLINUX_RUNS; r++)); do
 		out=$TMP/vmlinux.j8.run$r.btf
-		encode "vmlinux -j8 run $r" "$out" "$vmlinux" -j8 || {
-			bad=1
-			continue
-		}
-		if [ -z "$ref" ]; then
-			ref=$out
-		else
-			same_bytes "vmlinux -j8 run $r" "$ref" "$out" || bad=1
-			rm -f "$out"
-		fi
+		same_as_first "vmlinux -j8 run $r" ref "$out" "$vmlinux" -j8 || bad=1
+		[ "$out" = "$ref" ] || rm -f "$out"
 	done
 	[ $bad -eq 0 ] && [ -n "$ref" ] &&
 		ok "vmlinux: $VMLINUX_RUNS runs of -j8 give the same bytes ($(elapsed "$start") s)"
