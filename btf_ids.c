@@ -14,14 +14,16 @@
 #define SET8_PREFIX "__BTF_ID__set8__"
 #define FUNC_PREFIX "__BTF_ID__func__"
 
+struct kfunc_set {
+	uint64_t start, end; /* [start, end): the set's symbol and its size */
+};
+
 struct btf_ids {
 	const struct elf_section *sec;
 	const uint8_t *data;
 	size_t size;
-	uint64_t *set_starts; /* every set and list start, sorted */
-	size_t nr_starts;
-	uint64_t *set8_starts; /* the set8 starts among them, sorted */
-	size_t nr_set8;
+	struct kfunc_set *sets; /* the set8s flagged BTF_SET8_KFUNCS, in symbol order */
+	size_t nr_sets;
 };
 
 /* The u32 at @addr in .BTF_ids, or false when it lies outside. */
@@ -35,65 +37,47 @@ static bool btf_ids__u32(const struct btf_ids *ids, uint64_t addr, uint32_t *val
 	return true;
 }
 
-static int u64_cmp(const void *a, const void *b)
+/*
+ * A set8 is a u32 count and u32 flags, then its (id, flags) pairs; BTF_SET8_END
+ * gives its symbol the size of the whole.  A BTF_ID_LIST, in contrast, has no
+ * symbol of ours and no flags, so only the set8's own extent says what is in it.
+ */
+static bool btf_ids__kfunc_set(const struct btf_ids *ids, const struct elf_sym *s)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	uint32_t flags;
 
-	return x < y ? -1 : x > y;
+	return !strncmp(s->name, SET8_PREFIX, strlen(SET8_PREFIX)) &&
+	       btf_ids__u32(ids, s->addr + 4, &flags) && (flags & BTF_SET8_KFUNCS);
 }
 
-/* The number of entries of sorted @v[0..n) that are <= @addr. */
-static size_t upper_bound(const uint64_t *v, size_t n, uint64_t addr)
+/* The first kfunc set that holds @addr, in symbol order, or NULL. */
+static const struct kfunc_set *btf_ids__set_of(const struct btf_ids *ids, uint64_t addr)
 {
-	size_t lo = 0, hi = n;
+	size_t i;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (v[mid] <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	for (i = 0; i < ids->nr_sets; i++)
+		if (ids->sets[i].start <= addr && addr < ids->sets[i].end)
+			return &ids->sets[i];
+	return NULL;
 }
 
-/* The start of the set or list that the member at @addr belongs to. */
-static uint64_t btf_ids__owner(const struct btf_ids *ids, uint64_t addr)
-{
-	size_t i = upper_bound(ids->set_starts, ids->nr_starts, addr);
-
-	return i ? ids->set_starts[i - 1] : UINT64_MAX;
-}
-
-static bool btf_ids__is_set8(const struct btf_ids *ids, uint64_t addr)
-{
-	size_t i = upper_bound(ids->set8_starts, ids->nr_set8, addr);
-
-	return i && ids->set8_starts[i - 1] == addr;
-}
-
-static bool is_set_start(const struct elf_sym *s)
-{
-	return !strncmp(s->name, "__BTF_ID__set", 13) || !strncmp(s->name, "__BTF_ID__list", 14);
-}
-
-/* Marks @s, a __BTF_ID__func__<name>__<n> in a kfunc set8, as a kfunc. */
+/*
+ * Marks @s, a __BTF_ID__func__<name>__<n> inside a kfunc set, as a kfunc with
+ * the flags of its pair; a later pair of the same function overrides them.
+ */
 static void btf_ids__mark(const struct btf_ids *ids, const struct elf_sym *s,
 			  struct elf_functions *functions)
 {
-	uint64_t set = btf_ids__owner(ids, s->addr);
-	uint32_t set_flags, flags;
+	uint32_t flags;
 	char name[256];
 	const char *end;
 	size_t len;
 
-	if (!btf_ids__is_set8(ids, set) || !btf_ids__u32(ids, set + 4, &set_flags) ||
-	    !(set_flags & BTF_SET8_KFUNCS) || !btf_ids__u32(ids, s->addr + 4, &flags))
+	if (!btf_ids__set_of(ids, s->addr) || !btf_ids__u32(ids, s->addr + 4, &flags))
 		return;
 	end = strrchr(s->name, '_'); /* the __<n> that keeps symbols unique */
 	len = end - s->name - strlen(FUNC_PREFIX) - 1;
-	if (end < s->name + strlen(FUNC_PREFIX) + 2 || len >= sizeof(name))
+	if (end < s->name + strlen(FUNC_PREFIX) + 2 || end[-1] != '_' || len >= sizeof(name))
 		return;
 	memcpy(name, s->name + strlen(FUNC_PREFIX), len);
 	name[len] = '\0';
@@ -114,31 +98,21 @@ int btf_ids__mark_kfuncs(Elf *elf, const struct elf_symtab *symtab, struct elf_f
 		return 0;
 	ids.data = data->d_buf;
 	ids.size = data->d_size;
-	ids.set_starts = calloc(n ?: 1, sizeof(*ids.set_starts));
-	ids.set8_starts = calloc(n ?: 1, sizeof(*ids.set8_starts));
-	if (!ids.set_starts || !ids.set8_starts) {
-		free(ids.set_starts);
-		free(ids.set8_starts);
+	ids.sets = calloc(n ?: 1, sizeof(*ids.sets));
+	if (!ids.sets)
 		return -ENOMEM;
-	}
 	for (i = 0; i < n; i++) {
 		const struct elf_sym *s = elf_symtab__sym(symtab, i);
 
-		if (s->shndx != shndx || !is_set_start(s))
-			continue;
-		ids.set_starts[ids.nr_starts++] = s->addr;
-		if (!strncmp(s->name, SET8_PREFIX, strlen(SET8_PREFIX)))
-			ids.set8_starts[ids.nr_set8++] = s->addr;
+		if (s->shndx == shndx && btf_ids__kfunc_set(&ids, s))
+			ids.sets[ids.nr_sets++] = (struct kfunc_set){ s->addr, s->addr + s->size };
 	}
-	qsort(ids.set_starts, ids.nr_starts, sizeof(*ids.set_starts), u64_cmp);
-	qsort(ids.set8_starts, ids.nr_set8, sizeof(*ids.set8_starts), u64_cmp);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && ids.nr_sets; i++) {
 		const struct elf_sym *s = elf_symtab__sym(symtab, i);
 
 		if (s->shndx == shndx && !strncmp(s->name, FUNC_PREFIX, strlen(FUNC_PREFIX)))
 			btf_ids__mark(&ids, s, functions);
 	}
-	free(ids.set_starts);
-	free(ids.set8_starts);
+	free(ids.sets);
 	return 0;
 }

@@ -5,8 +5,10 @@
 /*
  * The kfunc sets in .BTF_ids, laid out as the kernel's include/linux/btf_ids.h
  * makes them: a set8 starts at a symbol __BTF_ID__set8__<set>, with a u32
- * count and u32 set flags; each member is a symbol __BTF_ID__func__<name>__<n>
- * at a u32 id followed by u32 kfunc flags.
+ * count and u32 set flags, and BTF_SET8_END sizes that symbol to cover the
+ * set; each member is a symbol __BTF_ID__func__<name>__<n> at a u32 id
+ * followed by u32 kfunc flags.  The same symbols in a BTF_ID_LIST (a bare u32
+ * each, under a label of the kernel's own name) are no kfuncs.
  */
 #include <libelf.h>
 

@@ -268,6 +268,6 @@ void elf_functions__mark_kfunc(struct elf_functions *fns, const char *name, bool
 
 	if (e) {
 		e->kfunc = true;
-		e->fastcall |= fastcall;
+		e->fastcall = fastcall;
 	}
 }

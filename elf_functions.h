@@ -93,7 +93,7 @@ struct elf_function *elf_functions__claim(struct elf_functions_entry *entry,
 size_t elf_functions__nr_entries(const struct elf_functions *functions);
 struct elf_functions_entry *elf_functions__entry(const struct elf_functions *functions, size_t i);
 
-/* Marks @name as a kfunc (and fastcall) when it is in the table. */
+/* Marks @name as a kfunc when it is in the table; @fastcall is that of its last set entry. */
 void elf_functions__mark_kfunc(struct elf_functions *functions, const char *name, bool fastcall);
 
 #endif /* _ELF_FUNCTIONS_H_ */
