@@ -22,6 +22,7 @@
 #include "btf_encoder.h"
 #include "die_reader.h"
 #include "elf_functions.h"
+#include "func_params.h"
 #include "elf_symtab.h"
 #include "lib/btf_types.h"
 #include "lib/arena.h"
@@ -896,110 +897,41 @@ static void die_attrs__inherit(struct die_attrs *a, bool origin_type)
 }
 
 /*
- * The register a parameter arrives in, as a DW_OP_reg* atom, or -1: the
- * register of the first location, or one named by DW_OP_entry_value at any
- * location.
- */
-static int parameter_reg(struct btf_encoder *e, Dwarf_Attribute *attr, int expected)
-{
-	Dwarf_Addr base, start, end;
-	ptrdiff_t off = 0;
-	Dwarf_Op *expr;
-	size_t len;
-	int nr = -1, reg = -1;
-
-	pthread_mutex_lock(e->conf->libdw_lock);
-	while ((off = dwarf_getlocations(attr, off, &base, &start, &end, &expr, &len)) > 0) {
-		Dwarf_Attribute entry_attr;
-		Dwarf_Op *entry;
-		size_t entry_len;
-
-		nr++;
-		if (len > 1 && expr[len - 1].atom == DW_OP_stack_value)
-			len--;
-		if (len != 1)
-			continue;
-		if (expr->atom >= DW_OP_reg0 && expr->atom <= DW_OP_reg31) {
-			if (nr)
-				continue;
-			reg = expr->atom;
-		} else if (expr->atom == DW_OP_entry_value || expr->atom == DW_OP_GNU_entry_value) {
-			if (dwarf_getlocation_attr(attr, expr, &entry_attr) != 0 ||
-			    dwarf_getlocation(&entry_attr, &entry, &entry_len) != 0 ||
-			    entry_len != 1)
-				continue;
-			reg = entry->atom;
-		} else {
-			continue;
-		}
-		if (reg == expected)
-			break;
-	}
-	pthread_mutex_unlock(e->conf->libdw_lock);
-	return reg;
-}
-
-/* How many argument registers a parameter of @size bytes takes (x86-64 and most ABIs). */
-static int param_nr_regs(int64_t size)
-{
-	if (size <= 0 || size > 16)
-		return 0; /* passed in memory */
-	return size > 8 ? 2 : 1;
-}
-
-/*
- * Whether @id is a struct or union laid out with less than its members'
- * alignment: passed on the stack, where such an argument sits cannot be
- * told from BTF.
- */
-static bool is_packed_composite(const struct btf *btf, uint32_t id)
-{
-	const struct btf_type *t = btf__type_by_id(btf, btf__resolve_type(btf, id));
-	const struct btf_member *m;
-	int i, natural = 1;
-
-	if (!t || !btf_is_composite(t))
-		return false;
-	for (i = 0, m = btf_members(t); i < btf_vlen(t); i++, m++) {
-		int align = btf__align_of(btf, m->type);
-
-		if (align > natural)
-			natural = align;
-	}
-	return btf__align_of(btf, btf__resolve_type(btf, id)) < natural;
-}
-
-/*
- * Checks that each parameter arrives where the ABI puts it, now that its
- * type, and so the number of registers it takes, is known.
+ * Sets @f's flags by pahole v1.31's rules (func_params.h): a parameter
+ * within the argument registers is optimized out unless its first location
+ * is a register, and unexpected in another than its index's, which a struct
+ * parameter anywhere forgives; a named packed struct past the registers makes
+ * the function's locations uncertain.
  */
 static void btf_encoder__check_params(struct btf_encoder *e, struct cu_func *f)
 {
-	int regs_used = 0;
+	const struct param_regs *regs = &e->conf->param_regs;
+	bool unexpected = false;
 	uint32_t i;
 
 	for (i = 0; i < f->nr_params; i++) {
 		const struct cu_param_loc *loc = &e->cu.locs.data[f->first_param + i];
-		uint32_t type = e->cu.params.data[f->first_param + i].type;
-		int nr_regs = param_nr_regs(btf__resolve_size(e->btf, type));
 		int expected, reg;
 
-		bool on_stack = !nr_regs || regs_used + nr_regs > e->conf->nr_param_regs;
-
-		if (on_stack && is_packed_composite(e->btf, type))
-			f->uncertain_parm_loc = true;
-		if (!loc->has_location) {
+		if (i >= (uint32_t)regs->nr || !loc->has_location) {
 			f->optimized_parms = true;
-		} else if (regs_used < e->conf->nr_param_regs && nr_regs == 1) {
-			expected = DW_OP_reg0 + e->conf->param_regs[regs_used];
-			reg = parameter_reg(e, (Dwarf_Attribute *)&loc->attr, expected);
-			if (reg < 0)
-				f->optimized_parms = true;
-			else if (reg != expected)
-				f->unexpected_reg = true;
+			continue;
 		}
-		regs_used += nr_regs;
+		expected = regs->regs[i] < 0 ? -1 : DW_OP_reg0 + regs->regs[i];
+		reg = param_loc__reg((Dwarf_Attribute *)&loc->attr, expected, e->conf->libdw_lock);
+		if (reg < 0)
+			f->optimized_parms = true;
+		else if (expected >= 0 && reg != expected)
+			unexpected = true;
 	}
+	for (i = 0; unexpected && i < f->nr_params; i++)
+		if (param_type__is_struct(e->btf, e->cu.params.data[f->first_param + i].type))
+			unexpected = false;
+	f->unexpected_reg = unexpected;
+	for (i = regs->nr; f->nr_params >= (uint32_t)regs->nr && i < f->nr_params; i++)
+		if (param_type__is_packed_struct(e->btf, e->cu.params.data[f->first_param + i].type,
+						 e->cu.reader.addr_size))
+			f->uncertain_parm_loc = true;
 }
 
 static int btf_encoder__collect_params(struct btf_encoder *e, Dwarf_Die *die, struct cu_func *f)

@@ -36,6 +36,8 @@
 #include <stdint.h>
 #include <elfutils/libdw.h>
 
+#include "func_params.h"
+
 struct btf;
 struct btf_encoder;
 struct elf_functions;
@@ -73,9 +75,8 @@ struct btf_encoder_conf {
 	/* The function symbols, shared by all encoders (see elf_functions.h). */
 	struct elf_functions *functions;
 	const struct elf_symtab *symtab;
-	/* DWARF numbers of the registers that pass the first arguments. */
-	const int *param_regs;
-	int nr_param_regs;
+	/* The registers that pass the first arguments (func_params.h). */
+	struct param_regs param_regs;
 	/* The ELF file is big-endian (ELFDATA2MSB). */
 	bool big_endian;
 	/*

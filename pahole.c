@@ -393,36 +393,14 @@ static void catch_signals(const char *input)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-/* The DWARF numbers of the argument registers, in order, per architecture. */
-struct param_regs {
-	int machine;
-	int nr;
-	int regs[8];
-};
-
-static const struct param_regs param_regs[] = {
-	{ EM_X86_64, 6, { 5, 4, 1, 2, 8, 9 } }, /* rdi rsi rdx rcx r8 r9 */
-	{ EM_AARCH64, 8, { 0, 1, 2, 3, 4, 5, 6, 7 } }, /* x0-x7 */
-	{ EM_RISCV, 8, { 10, 11, 12, 13, 14, 15, 16, 17 } }, /* a0-a7 */
-	{ EM_S390, 5, { 2, 3, 4, 5, 6 } }, /* r2-r6 */
-	{ EM_PPC64, 8, { 3, 4, 5, 6, 7, 8, 9, 10 } }, /* r3-r10 */
-	{ EM_LOONGARCH, 8, { 4, 5, 6, 7, 8, 9, 10, 11 } }, /* a0-a7 */
-};
-
 static void conf__set_param_regs(struct btf_encoder_conf *conf, Elf *elf)
 {
 	GElf_Ehdr ehdr;
-	size_t i;
 
 	if (!gelf_getehdr(elf, &ehdr))
 		return;
 	conf->big_endian = ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
-	for (i = 0; i < sizeof(param_regs) / sizeof(param_regs[0]); i++) {
-		if (param_regs[i].machine == ehdr.e_machine) {
-			conf->param_regs = param_regs[i].regs;
-			conf->nr_param_regs = param_regs[i].nr;
-		}
-	}
+	conf->param_regs = param_regs__for_machine(ehdr.e_machine);
 }
 
 static double now(void)

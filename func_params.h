@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef _FUNC_PARAMS_H_
+#define _FUNC_PARAMS_H_ 1
+
+/*
+ * Where a function's parameters are expected to arrive, by the rules pahole
+ * v1.31 applies (its dwarf_loader.c and btf_encoder.c), which kernels and BPF
+ * tools are built against.  They are not the ABI's: the i-th parameter, for i
+ * below the architecture's count of argument registers, is expected in the
+ * i-th of them whatever its type and size, so a struct taking two registers
+ * or none shifts the expectation of those after it.  pahole forgives that
+ * shift only when a parameter is a struct (not a union), and suspects a packed
+ * struct only past the argument registers.  Those rules are here, in one
+ * place, for the encoder to apply to each function it saves.
+ *
+ * Everything here is read-only on what it is given and safe from any thread;
+ * param_loc__reg() takes the caller's libdw lock.
+ */
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <bpf/btf.h>
+#include <elfutils/libdw.h>
+
+/* The argument registers of an architecture, as pahole v1.31 knows them. */
+struct param_regs {
+	int nr; /* parameters checked at all; 0: none */
+	/* DWARF register of each, or -1 where pahole names none. */
+	int regs[8];
+};
+
+/* The argument registers of ELF machine @e_machine (EM_*); nr 0 for any other. */
+struct param_regs param_regs__for_machine(int e_machine);
+
+/*
+ * The register a parameter with location @attr arrives in, as a DW_OP_reg*
+ * atom, or -1 (in memory, or optimized out): the register of the first
+ * location, or one named by DW_OP_entry_value at any location, stopping at
+ * @expected.  Takes @libdw_lock around libdw's location reads.
+ */
+int param_loc__reg(Dwarf_Attribute *attr, int expected, pthread_mutex_t *libdw_lock);
+
+/* Whether type @id of @btf is a struct, seen through typedefs and const only. */
+bool param_type__is_struct(const struct btf *btf, uint32_t id);
+
+/*
+ * Whether type @id of @btf is itself (no typedef) a named struct that pahole
+ * infers to be packed: no hole and no tail padding, and a member off its
+ * natural alignment or a size that is no multiple of it.  @ptr_size is the
+ * CU's address size.
+ */
+bool param_type__is_packed_struct(const struct btf *btf, uint32_t id, int ptr_size);
+
+#endif /* _FUNC_PARAMS_H_ */

@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# build-kernel.sh - build a small clang-compiled Linux 6.1 kernel (vmlinux +
+# a few modules) with DWARF debug info, as input for BTF encoder comparisons
+# (our encoder vs. upstream `pahole -J`).
+#
+# Usage:
+#   tests/kernels/build-kernel.sh ARCH OUTDIR [scripts/config args...]
+#     ARCH    x86_64 | arm64
+#     OUTDIR  work directory; the kernel source is unpacked into
+#             OUTDIR/linux-source-6.1 (only if not already there) and the
+#             results are copied to OUTDIR/out/:
+#               out/vmlinux, out/*.ko, out/config, out/System.map
+#
+# Environment:
+#   EXTRA_CONFIG  extra scripts/config arguments, applied after the base
+#                 config, e.g.
+#                   EXTRA_CONFIG="--enable LTO_CLANG_THIN --disable LTO_NONE"
+#                 (extra command-line arguments after OUTDIR are appended)
+#   DWARF         4 (default) | 5 | default  (toolchain default DWARF version)
+#   JOBS          parallel make jobs (default: nproc)
+#   KSRC_TARBALL  default /usr/src/linux-source-6.1.tar.xz
+#                 (Debian package linux-source-6.1)
+#
+# Requirements (Debian 12):
+#   apt-get install linux-source-6.1 clang lld llvm bc bison flex \
+#                   libssl-dev libelf-dev make gcc xz-utils file
+#   No cross gcc is needed for arm64: LLVM=1 makes clang use --target.
+#
+# The config starts from `tinyconfig` and turns on BPF, ftrace/kprobes,
+# networking (INET, netfilter), block, a few filesystems, virtio, a serial
+# driver and module support, so the DWARF has a realistic mix of types and
+# functions. DEBUG_INFO_BTF is OFF (the build needs no pahole);
+# DEBUG_INFO_REDUCED/SPLIT/COMPRESSED are OFF so vmlinux carries plain,
+# full .debug_info. Note: without DEBUG_INFO_BTF the kernel's .BTF_ids
+# section (kfunc sets) is empty/absent. Optimisation is -O2, not tinyconfig's -Os.
+#
+# Time on 2 cores (nice -n 10): about 20-25 min per arch from scratch
+# (unpack ~1 min, vmlinux+modules ~15-25 min); re-runs are incremental.
+# Disk: ~1.5 GiB source + ~1 GiB objects per OUTDIR.
+
+set -euo pipefail
+
+usage() { sed -n '2,/^$/p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
+
+[[ $# -ge 2 ]] || usage
+ARCH=$1
+OUTDIR=$2
+shift 2
+
+case "$ARCH" in
+x86_64) SERIAL=SERIAL_8250 ;;
+arm64)  SERIAL=SERIAL_AMBA_PL011 ;;
+-h|--help) usage 0 ;;
+*) echo "error: ARCH must be x86_64 or arm64 (got '$ARCH')" >&2; exit 2 ;;
+esac
+
+DWARF=${DWARF:-4}
+JOBS=${JOBS:-$(nproc)}
+KSRC_TARBALL=${KSRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+
+mkdir -p "$OUTDIR"
+OUTDIR=$(cd "$OUTDIR" && pwd)
+KSRC=$OUTDIR/linux-source-6.1
+
+log() { printf '[build-kernel %s] %s\n' "$(date +%T)" "$*"; }
+START=$SECONDS
+
+# ---- 1. unpack the source (once) --------------------------------------------
+if [[ ! -f $KSRC/Makefile ]]; then
+	[[ -f $KSRC_TARBALL ]] || {
+		echo "error: $KSRC_TARBALL missing (apt-get install linux-source-6.1)" >&2
+		exit 1
+	}
+	log "unpacking $KSRC_TARBALL into $OUTDIR"
+	tar -xJf "$KSRC_TARBALL" -C "$OUTDIR"
+fi
+
+KMAKE=(make -C "$KSRC" LLVM=1 ARCH="$ARCH")
+CFG=(bash "$KSRC/scripts/config" --file "$KSRC/.config")
+
+# ---- 2. configuration -------------------------------------------------------
+log "tinyconfig (ARCH=$ARCH)"
+"${KMAKE[@]}" tinyconfig >/dev/null
+
+case "$DWARF" in
+4)       DWARF_OPT=DEBUG_INFO_DWARF4 ;;
+5)       DWARF_OPT=DEBUG_INFO_DWARF5 ;;
+default) DWARF_OPT=DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT ;;
+*) echo "error: DWARF must be 4, 5 or default" >&2; exit 2 ;;
+esac
+
+BASE_CONFIG=(
+	# core
+	--enable 64BIT --enable PRINTK --enable BUG --enable MULTIUSER
+	--enable CC_OPTIMIZE_FOR_PERFORMANCE --disable CC_OPTIMIZE_FOR_SIZE
+	--enable MODULES --enable MODULE_UNLOAD
+	--enable BINFMT_ELF --enable BINFMT_SCRIPT
+	# debug info: full DWARF in vmlinux, no BTF (so no pahole needed)
+	--enable DEBUG_KERNEL --disable DEBUG_INFO_NONE --enable "$DWARF_OPT"
+	--disable DEBUG_INFO_REDUCED --disable DEBUG_INFO_SPLIT
+	--disable DEBUG_INFO_COMPRESSED --disable DEBUG_INFO_BTF
+	# BPF
+	--enable BPF --enable BPF_SYSCALL --enable BPF_JIT
+	# tracing
+	--enable PERF_EVENTS --enable FTRACE --enable FUNCTION_TRACER
+	--enable DYNAMIC_FTRACE --enable KPROBES --enable KPROBE_EVENTS
+	--enable BPF_EVENTS
+	# filesystems / block
+	--enable BLOCK --enable FILE_LOCKING --enable PROC_FS --enable SYSFS
+	--enable SHMEM --enable TMPFS --module FUSE_FS
+	# networking
+	--enable NET --enable UNIX --enable PACKET --enable INET
+	--enable NETFILTER --enable NETFILTER_ADVANCED --module NF_CONNTRACK
+	--enable NETDEVICES --enable NET_CORE
+	# virtio / PCI
+	--enable PCI --enable VIRTIO_MENU --enable VIRTIO --enable VIRTIO_PCI
+	--module VIRTIO_BLK --module VIRTIO_NET
+	# console
+	--enable TTY --enable "$SERIAL" --enable "${SERIAL}_CONSOLE"
+)
+
+EXTRA=()
+if [[ -n ${EXTRA_CONFIG:-} ]]; then
+	read -r -a EXTRA <<<"$EXTRA_CONFIG"
+fi
+EXTRA+=("$@")
+
+log "applying config options${EXTRA[*]:+ (extra: ${EXTRA[*]})}"
+"${CFG[@]}" "${BASE_CONFIG[@]}" ${EXTRA[@]+"${EXTRA[@]}"}
+"${KMAKE[@]}" olddefconfig >/dev/null
+
+# Report options that olddefconfig dropped (unmet dependencies); the core
+# ones are fatal.
+check_opts() { # args: scripts/config args
+	local want=() i=0 args=("$@") st bad=0
+	while ((i < ${#args[@]})); do
+		case ${args[i]} in
+		--enable|-e) want+=("${args[i+1]}=y") ;;
+		--module|-m) want+=("${args[i+1]}=m") ;;
+		--disable|-d) want+=("${args[i+1]}=n") ;;
+		--set-val) want+=("${args[i+1]}=${args[i+2]}"); ((++i)) ;;
+		*) ((i += 1)); continue ;;
+		esac
+		((i += 2))
+	done
+	for w in "${want[@]}"; do
+		st=$("${CFG[@]}" --state "${w%%=*}")
+		case $st in undef) st=n ;; esac
+		[[ $st == "${w#*=}" ]] && continue
+		echo "warning: wanted CONFIG_$w, got '$st'" >&2
+		bad=1
+	done
+	return $bad
+}
+check_opts "${BASE_CONFIG[@]}" ${EXTRA[@]+"${EXTRA[@]}"} || true
+for opt in 64BIT BPF_SYSCALL DEBUG_INFO FTRACE FUNCTION_TRACER MODULES; do
+	[[ $("${CFG[@]}" --state "$opt") == y ]] || {
+		echo "error: CONFIG_$opt is not set after olddefconfig" >&2
+		exit 1
+	}
+done
+[[ $("${CFG[@]}" --state DEBUG_INFO_BTF) != y ]] || {
+	echo "error: CONFIG_DEBUG_INFO_BTF got enabled (would need pahole)" >&2
+	exit 1
+}
+
+# ---- 3. build ---------------------------------------------------------------
+log "building vmlinux and modules with -j$JOBS"
+"${KMAKE[@]}" -j"$JOBS" vmlinux modules
+
+# ---- 4. collect results -----------------------------------------------------
+rm -rf "$OUTDIR/out"
+mkdir -p "$OUTDIR/out"
+cp "$KSRC/vmlinux" "$KSRC/System.map" "$OUTDIR/out/"
+cp "$KSRC/.config" "$OUTDIR/out/config"
+find "$KSRC" -name '*.ko' -type f -exec cp -t "$OUTDIR/out/" {} +
+
+if ! readelf -S "$OUTDIR/out/vmlinux" | grep -q '\.debug_info'; then
+	echo "error: vmlinux has no .debug_info" >&2
+	exit 1
+fi
+
+log "done in $(((SECONDS - START) / 60))m$(((SECONDS - START) % 60))s:"
+ls -l "$OUTDIR/out/"
