@@ -466,8 +466,15 @@ static int btf_encoder__name_type(struct btf_encoder *e, int id, int off)
 #define NAME_PLACEHOLDER "?"
 
 /* Adds a member to struct or union @id, as btf__add_field() with the name looked up first. */
-static int btf_encoder__add_field(struct btf_encoder *e, int id, const struct die_attrs *m,
-				  int type, uint32_t bit_off, uint32_t bit_size)
+/*
+ * Adds member number @nr to struct or union @id.  Past 65,535 members BTF's
+ * 16-bit vlen wraps, and libbpf's dedup keeps as many members as it then
+ * says, which is what pahole v1.31 encodes: the name goes to the member just
+ * added, found by @nr, not by the wrapped count.
+ */
+static int btf_encoder__add_field(struct btf_encoder *e, int id, uint32_t nr,
+				  const struct die_attrs *m, int type, uint32_t bit_off,
+				  uint32_t bit_size)
 {
 	int off = btf_encoder__str(e, m), err;
 	struct btf_type *t;
@@ -478,12 +485,28 @@ static int btf_encoder__add_field(struct btf_encoder *e, int id, const struct di
 	if (err || !off)
 		return err;
 	t = (struct btf_type *)btf__type_by_id(e->btf, id);
-	btf_members(t)[btf_vlen(t) - 1].name_off = off;
+	btf_members(t)[nr].name_off = off;
 	return 0;
 }
 
-/* Adds a value to enum @id, as btf__add_enum{,64}_value() with the name looked up first. */
-static int btf_encoder__add_enum_value(struct btf_encoder *e, int id, bool is64,
+/* Warns that BTF keeps only the first @nr % 65,536 of @nr members or values of @die. */
+static void warn_vlen(Dwarf_Die *die, uint32_t nr)
+{
+	const char *name = dwarf_diename(die);
+
+	if (nr <= 0xffff)
+		return;
+	fprintf(stderr,
+		"pahole: warning: %s has %u members or values, more than BTF's 65,535: only the "
+		"first %u are encoded, as pahole v1.31 does\n",
+		name ?: "an anonymous type", nr, nr & 0xffff);
+}
+
+/*
+ * Adds value number @nr to enum @id, as btf__add_enum{,64}_value() with the
+ * name looked up first; past 65,535 values as btf_encoder__add_field().
+ */
+static int btf_encoder__add_enum_value(struct btf_encoder *e, int id, uint32_t nr, bool is64,
 				       const struct die_attrs *v, int64_t val)
 {
 	int off = btf_encoder__str(e, v), err;
@@ -499,9 +522,9 @@ static int btf_encoder__add_enum_value(struct btf_encoder *e, int id, bool is64,
 		return err;
 	t = (struct btf_type *)btf__type_by_id(e->btf, id);
 	if (is64)
-		btf_enum64(t)[btf_vlen(t) - 1].name_off = off;
+		btf_enum64(t)[nr].name_off = off;
 	else
-		btf_enum(t)[btf_vlen(t) - 1].name_off = off;
+		btf_enum(t)[nr].name_off = off;
 	return 0;
 }
 
@@ -709,6 +732,7 @@ static int encode_struct(struct btf_encoder *e, Dwarf_Die *die)
 	bool nested = false;
 	struct die_attrs a;
 	Dwarf_Die child;
+	uint32_t nr = 0;
 	int id, err;
 
 	btf_encoder__attrs(e, die, &a);
@@ -735,12 +759,12 @@ static int encode_struct(struct btf_encoder *e, Dwarf_Die *die)
 			continue;
 		}
 		btf_encoder__attrs(e, &child, &m);
-		err = btf_encoder__add_field(e, id, &m, m.type, member_bit_offset(e, &m),
+		err = btf_encoder__add_field(e, id, nr, &m, m.type, member_bit_offset(e, &m),
 					     m.has_bit_size ? m.bit_size : 0);
-		err = err   ?:
-			      btf_encoder__collect_decl_tags(
-				      e, &child, btf_vlen(btf__type_by_id(e->btf, id)) - 1);
+		err = err ?: btf_encoder__collect_decl_tags(e, &child, nr);
+		nr++;
 	} while (!err && btf_encoder__sibling(e, &child) == 0);
+	warn_vlen(die, nr);
 	/* Decl tags, and types declared inside the struct, come after its members. */
 	err = err ?: btf_encoder__add_cu_decl_tags(e, id, first_tag);
 	return err || !nested ? err : btf_encoder__encode_children(e, die);
@@ -783,6 +807,7 @@ static int encode_enum(struct btf_encoder *e, Dwarf_Die *die)
 	struct die_attrs a;
 	Dwarf_Die child;
 	bool is_signed, is64;
+	uint32_t nr = 0;
 	int id, err = 0;
 
 	btf_encoder__attrs(e, die, &a);
@@ -808,9 +833,10 @@ static int encode_enum(struct btf_encoder *e, Dwarf_Die *die)
 			continue;
 		btf_encoder__attrs(e, &child, &v);
 		val = (int64_t)v.const_value;
-		err = btf_encoder__add_enum_value(e, id, is64, &v,
+		err = btf_encoder__add_enum_value(e, id, nr++, is64, &v,
 						  is64 ? val : enum_value32(e, is_signed, val));
 	} while (!err && btf_encoder__sibling(e, &child) == 0);
+	warn_vlen(die, nr);
 out:
 	if (!err && !is64 && is_signed && btf_encoder__has(e, BTF_FEAT_ENUM64)) {
 		struct btf_type *t = (struct btf_type *)btf__type_by_id(e->btf, id);
@@ -1581,25 +1607,31 @@ static int btf_encoder__visit_chunk_refs(struct btf_encoder *e, int (*fn)(uint32
 	return err;
 }
 
-#define CARRIER_NAME "\x01pahole-carrier"
-#define CARRIER_MAX 0xffff
+#define CARRIER_PREFIX "\x01pahole-carrier-"
+#define CARRIER_MAX 0xffff /* members of a union: BTF's vlen has 16 bits */
+
+struct carrier_writer {
+	struct btf *btf;
+	uint32_t nr; /* carriers added */
+};
 
 /* Adds a member of type *@id to the carrier unions at the end of the BTF. */
 static int carrier__add(uint32_t *id, void *ctx)
 {
-	struct btf *btf = ctx;
-	const struct btf_type *last = btf__type_by_id(btf, btf__type_cnt(btf) - 1);
+	struct carrier_writer *w = ctx;
+	const struct btf_type *last = btf__type_by_id(w->btf, btf__type_cnt(w->btf) - 1);
+	char name[sizeof(CARRIER_PREFIX) + 10];
 	int err;
 
 	if (!*id)
 		return 0;
-	if (!btf_is_union(last) || strcmp(btf__name_by_offset(btf, last->name_off), CARRIER_NAME) ||
-	    btf_vlen(last) == CARRIER_MAX) {
-		err = btf__add_union(btf, CARRIER_NAME, 0);
+	if (!w->nr || btf_vlen(last) == CARRIER_MAX) {
+		snprintf(name, sizeof(name), CARRIER_PREFIX "%u", w->nr++);
+		err = btf__add_union(w->btf, name, 0);
 		if (err < 0)
 			return err;
 	}
-	return btf__add_field(btf, NULL, *id, 0, 0);
+	return btf__add_field(w->btf, NULL, *id, 0, 0);
 }
 
 struct carrier_reader {
@@ -1621,6 +1653,32 @@ static int carrier__read(uint32_t *id, void *ctx)
 		r->member = 0;
 	}
 	*id = btf_members(t)[r->member++].type;
+	return 0;
+}
+
+/*
+ * The ID of the first of @nr carriers after dedup, checking what this relies
+ * on: that dedup keeps each (its name is unique, so it equals no other
+ * type), with its members in order, and keeps the relative order of the types
+ * it keeps, so that the carriers, added last, are still the last @nr types.
+ * libbpf's header promises none of the last; if a libbpf stops doing it, this
+ * is an internal error, not a wrong output.
+ */
+static int carrier__find(const struct btf *btf, uint32_t nr, uint32_t *first)
+{
+	uint32_t end = btf__type_cnt(btf), i;
+	char name[sizeof(CARRIER_PREFIX) + 10];
+
+	if (end < nr + 1)
+		return -EPROTO;
+	*first = end - nr;
+	for (i = 0; i < nr; i++) {
+		const struct btf_type *t = btf__type_by_id(btf, *first + i);
+
+		snprintf(name, sizeof(name), CARRIER_PREFIX "%u", i);
+		if (!btf_is_union(t) || strcmp(btf__name_by_offset(btf, t->name_off), name))
+			return -EPROTO;
+	}
 	return 0;
 }
 
@@ -1659,8 +1717,8 @@ static int btf_chunk__compact(struct btf_chunk *c)
 int btf_encoder__end_chunk(struct btf_encoder *e)
 {
 	struct btf_chunk *c = e->chunk;
+	struct carrier_writer w = { .btf = c->btf };
 	struct carrier_reader r = { .btf = c->btf };
-	uint32_t end, id;
 	int err = 0;
 
 	/*
@@ -1671,20 +1729,17 @@ int btf_encoder__end_chunk(struct btf_encoder *e)
 		c->nr_types = btf__type_cnt(c->btf) - c->first_id;
 		goto out;
 	}
-	err = btf_encoder__visit_chunk_refs(e, carrier__add, c->btf);
+	err = btf_encoder__visit_chunk_refs(e, carrier__add, &w);
 	err = err ?: btf__dedup(c->btf, NULL);
 	if (err)
 		return err;
-	end = btf__type_cnt(c->btf);
-	for (id = end; id > c->first_id; id--) {
-		const struct btf_type *t = btf__type_by_id(c->btf, id - 1);
-
-		if (!btf_is_union(t) ||
-		    strcmp(btf__name_by_offset(c->btf, t->name_off), CARRIER_NAME))
-			break;
+	if (w.nr && carrier__find(c->btf, w.nr, &r.id)) {
+		fprintf(stderr, "pahole: internal error: libbpf's dedup did not keep the carriers of "
+				"type IDs last\n");
+		return -EPROTO;
 	}
-	c->nr_types = id - c->first_id;
-	r.id = id;
+	c->nr_types = (w.nr ? r.id : btf__type_cnt(c->btf)) - c->first_id;
+	/* Without carriers every ID is 0 and stays so. */
 	err = btf_encoder__visit_chunk_refs(e, carrier__read, &r);
 	err = err ?: btf_chunk__compact(c);
 out:

@@ -15,7 +15,13 @@ struct elf_symtab {
 	int relocatable;
 };
 
-static int elf_symtab__read_sections(struct elf_symtab *st, Elf *elf, Elf_Scn **symtab_scn)
+/*
+ * Reads the section headers; sets *@symtab_scn to .symtab and *@xndx_scn to
+ * the SHT_SYMTAB_SHNDX section linked to it, which holds the section index of
+ * each symbol whose st_shndx is SHN_XINDEX (in files of 65,280 sections or more).
+ */
+static int elf_symtab__read_sections(struct elf_symtab *st, Elf *elf, Elf_Scn **symtab_scn,
+				     Elf_Scn **xndx_scn)
 {
 	size_t shstrndx, nr;
 	Elf_Scn *scn = NULL;
@@ -40,17 +46,26 @@ static int elf_symtab__read_sections(struct elf_symtab *st, Elf *elf, Elf_Scn **
 		s->index = elf_ndxscn(scn);
 		if (shdr.sh_type == SHT_SYMTAB)
 			*symtab_scn = scn;
+		s->link = shdr.sh_link;
+	}
+	for (scn = NULL; *symtab_scn && (scn = elf_nextscn(elf, scn)) != NULL;) {
+		struct elf_section *s = &st->sections[elf_ndxscn(scn)];
+
+		if (s->type == SHT_SYMTAB_SHNDX && s->link == elf_ndxscn(*symtab_scn))
+			*xndx_scn = scn;
 	}
 	return 0;
 }
 
-static int elf_symtab__read_syms(struct elf_symtab *st, Elf *elf, Elf_Scn *scn)
+static int elf_symtab__read_syms(struct elf_symtab *st, Elf *elf, Elf_Scn *scn, Elf_Scn *xndx_scn)
 {
 	Elf_Data *data = elf_getdata(scn, NULL), *xdata = NULL;
 	GElf_Shdr shdr;
 	size_t i, nr;
 
 	if (!data || !gelf_getshdr(scn, &shdr) || !shdr.sh_entsize)
+		return -EINVAL;
+	if (xndx_scn && !(xdata = elf_getdata(xndx_scn, NULL)))
 		return -EINVAL;
 	nr = shdr.sh_size / shdr.sh_entsize;
 	st->syms = calloc(nr ?: 1, sizeof(*st->syms));
@@ -129,7 +144,7 @@ const struct elf_sym *elf_symtab__find(const struct elf_symtab *st, uint64_t add
 struct elf_symtab *elf_symtab__new(Elf *elf)
 {
 	struct elf_symtab *st = calloc(1, sizeof(*st));
-	Elf_Scn *symtab_scn = NULL;
+	Elf_Scn *symtab_scn = NULL, *xndx_scn = NULL;
 	GElf_Ehdr ehdr;
 	int err;
 
@@ -139,10 +154,10 @@ struct elf_symtab *elf_symtab__new(Elf *elf)
 	}
 	err = gelf_getehdr(elf, &ehdr) ? 0 : -EINVAL;
 	st->relocatable = ehdr.e_type == ET_REL;
-	err = err ?: elf_symtab__read_sections(st, elf, &symtab_scn);
+	err = err ?: elf_symtab__read_sections(st, elf, &symtab_scn, &xndx_scn);
 	if (!err && !symtab_scn)
 		err = -ENOENT;
-	err = err ?: elf_symtab__read_syms(st, elf, symtab_scn);
+	err = err ?: elf_symtab__read_syms(st, elf, symtab_scn, xndx_scn);
 	err = err ?: elf_symtab__sort(st);
 	if (err) {
 		elf_symtab__delete(st);

@@ -24,6 +24,7 @@ struct elf_section {
 	uint64_t flags; /* SHF_* */
 	uint32_t type; /* SHT_* */
 	uint32_t index;
+	uint32_t link; /* sh_link */
 };
 
 /* Reads .symtab of @elf; NULL with errno set on failure (ENOENT: no .symtab). */
