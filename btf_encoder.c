@@ -101,6 +101,8 @@ struct btf_encoder {
 	size_t chunk_first_var;
 	DARRAY(struct btf_var_state) vars;
 	struct arena arena; /* what saved functions and variables point to */
+	/* The names of the declarations its chunks' dedups resolved, in the arena. */
+	DARRAY(const char *) resolved_decls;
 	struct ptr_map strs; /* the DWARF's strings -> their offsets in the chunk's BTF */
 	/* Per-CU state, reset by btf_encoder__encode_cu(). */
 	struct {
@@ -1714,23 +1716,99 @@ static int btf_chunk__compact(struct btf_chunk *c)
 	return 0;
 }
 
-int btf_encoder__end_chunk(struct btf_encoder *e)
+/* A declaration: a FWD, or an enum without values (libbpf's enum FWD). */
+static bool btf_type__is_decl(const struct btf_type *t)
 {
-	struct btf_chunk *c = e->chunk;
+	return t->name_off && (btf_is_fwd(t) || (btf_is_any_enum(t) && !btf_vlen(t)));
+}
+
+static int str_ptr__cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * The names of the declarations of @btf from type @first on, sorted and
+ * unique, in *@names (to free): pointers into @btf's strings.
+ */
+static int btf__decl_names(const struct btf *btf, uint32_t first, const char ***names, size_t *nr)
+{
+	uint32_t id, end = btf__type_cnt(btf);
+	const char **v = NULL;
+	size_t n = 0, cap = 0, i, j;
+
+	for (id = first; id < end; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (!btf_type__is_decl(t))
+			continue;
+		if (n == cap) {
+			const char **p = realloc(v, (cap = cap ? 2 * cap : 64) * sizeof(*v));
+
+			if (!p) {
+				free(v);
+				return -ENOMEM;
+			}
+			v = p;
+		}
+		v[n++] = btf__name_by_offset(btf, t->name_off);
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), str_ptr__cmp);
+	for (i = j = 0; i < n; i++)
+		if (!j || strcmp(v[i], v[j - 1]))
+			v[j++] = v[i];
+	*names = v;
+	*nr = j;
+	return 0;
+}
+
+/*
+ * Deduplicates the chunk's BTF, noting the names of the declarations that
+ * the dedup resolved (see btf_encoders__merge()): those that it had before
+ * and has no more.
+ */
+static int btf_encoder__dedup_chunk(struct btf_encoder *e, struct btf *btf, uint32_t first)
+{
+	const char **before = NULL, **after = NULL;
+	size_t nr_before = 0, nr_after = 0, i;
+	struct arena copies = {};
+	int err;
+
+	err = btf__decl_names(btf, first, &before, &nr_before);
+	/* The dedup rewrites the strings. */
+	for (i = 0; i < nr_before && !err; i++)
+		if (!(before[i] = arena__strdup(&copies, before[i])))
+			err = -ENOMEM;
+	err = err ?: btf__dedup(btf, NULL);
+	err = err ?: btf__decl_names(btf, first, &after, &nr_after);
+	for (i = 0; i < nr_before && !err; i++) {
+		const char **slot;
+
+		if (nr_after && bsearch(&before[i], after, nr_after, sizeof(*after), str_ptr__cmp))
+			continue;
+		slot = darray_push(&e->resolved_decls);
+		if (!slot || !(*slot = arena__strdup(&e->arena, before[i])))
+			err = -ENOMEM;
+	}
+	free(before);
+	free(after);
+	arena__free(&copies);
+	return err;
+}
+
+/*
+ * Deduplicates the chunk's types (btf_encoder__dedup_chunk()), carrying the
+ * IDs that its function states and variables hold through the dedup.
+ */
+static int btf_encoder__dedup_carried(struct btf_encoder *e, struct btf_chunk *c)
+{
 	struct carrier_writer w = { .btf = c->btf };
 	struct carrier_reader r = { .btf = c->btf };
-	int err = 0;
+	int err;
 
-	/*
-	 * Split BTF is deduplicated once, against its base, as upstream does:
-	 * a second pass can merge more than the first, and modules are small.
-	 */
-	if (e->conf->base_btf) {
-		c->nr_types = btf__type_cnt(c->btf) - c->first_id;
-		goto out;
-	}
 	err = btf_encoder__visit_chunk_refs(e, carrier__add, &w);
-	err = err ?: btf__dedup(c->btf, NULL);
+	err = err ?: btf_encoder__dedup_chunk(e, c->btf, c->first_id);
 	if (err)
 		return err;
 	if (w.nr && carrier__find(c->btf, w.nr, &r.id)) {
@@ -1740,9 +1818,25 @@ int btf_encoder__end_chunk(struct btf_encoder *e)
 	}
 	c->nr_types = (w.nr ? r.id : btf__type_cnt(c->btf)) - c->first_id;
 	/* Without carriers every ID is 0 and stays so. */
-	err = btf_encoder__visit_chunk_refs(e, carrier__read, &r);
-	err = err ?: btf_chunk__compact(c);
-out:
+	return btf_encoder__visit_chunk_refs(e, carrier__read, &r);
+}
+
+int btf_encoder__end_chunk(struct btf_encoder *e)
+{
+	struct btf_chunk *c = e->chunk;
+	int err = 0;
+
+	/*
+	 * Split BTF is deduplicated once, against its base, as upstream does:
+	 * a second pass can merge more than the first, and modules are small.
+	 * So is all BTF when chunks must not be deduplicated on their own.
+	 */
+	if (e->conf->base_btf || e->conf->whole_dedup)
+		c->nr_types = btf__type_cnt(c->btf) - c->first_id;
+	else
+		err = btf_encoder__dedup_carried(e, c);
+	if (!e->conf->base_btf)
+		err = err ?: btf_chunk__compact(c);
 	e->chunk = NULL;
 	e->btf = NULL;
 	return err;
@@ -1771,6 +1865,7 @@ void btf_encoder__delete(struct btf_encoder *e)
 	darray_free(&e->chunks);
 	darray_free(&e->chunk_states);
 	darray_free(&e->vars);
+	darray_free(&e->resolved_decls);
 	arena__free(&e->arena);
 	die_reader__free(&e->cu.reader);
 	ptr_map__free(&e->strs);
@@ -2194,6 +2289,64 @@ static int btf_encoders__add_vars(struct btf_encoder **encoders, unsigned int nr
 	return err;
 }
 
+static int u32__cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Whether a chunk's dedup resolved a declaration whose name more than one
+ * struct or union, or more than one enum with values, of @btf bears.
+ */
+static int btf_encoders__resolved_ambiguous(struct btf_encoder **encoders, unsigned int nr,
+					    struct btf *btf, bool *ambiguous)
+{
+	uint32_t id, end = btf__type_cnt(btf), *names;
+	size_t n[2] = {}, i, j;
+	unsigned int k;
+
+	*ambiguous = false;
+	names = malloc(2 * (end ?: 1) * sizeof(*names));
+	if (!names)
+		return -ENOMEM;
+	/* The names of structs and unions from names[0], of enums from names[end]. */
+	for (id = 1; id < end; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (!t->name_off)
+			continue;
+		if (btf_is_composite(t))
+			names[n[0]++] = t->name_off;
+		else if (btf_is_any_enum(t) && btf_vlen(t))
+			names[end + n[1]++] = t->name_off;
+	}
+	/* Each keeps the names it has more than once. */
+	for (k = 0; k < 2; k++) {
+		uint32_t *v = names + k * end;
+
+		qsort(v, n[k], sizeof(*v), u32__cmp);
+		for (i = j = 0; i + 1 < n[k]; i++)
+			if (v[i] == v[i + 1] && (!j || v[j - 1] != v[i]))
+				v[j++] = v[i];
+		n[k] = j;
+	}
+	for (k = 0; k < nr && !*ambiguous; k++) {
+		for (i = 0; i < encoders[k]->resolved_decls.nr && !*ambiguous; i++) {
+			int off = btf__find_str(btf, encoders[k]->resolved_decls.data[i]);
+			uint32_t key = off;
+
+			if (off <= 0)
+				continue;
+			*ambiguous = bsearch(&key, names, n[0], sizeof(*names), u32__cmp) ||
+				     bsearch(&key, names + end, n[1], sizeof(*names), u32__cmp);
+		}
+	}
+	free(names);
+	return 0;
+}
+
 int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct btf **out)
 {
 	const struct btf_encoder_conf *conf = encoders[0]->conf;
@@ -2223,6 +2376,17 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct b
 	t_funcs = now();
 	if (!err)
 		err = btf__dedup(btf, NULL);
+	if (!err && !conf->base_btf && !conf->whole_dedup) {
+		bool again;
+
+		err = btf_encoders__resolved_ambiguous(encoders, nr, btf, &again);
+		if (!err && again) {
+			if (conf->verbose)
+				fprintf(stderr, "btf_encoder: a chunk resolved a declaration of a name that several types bear: the chunks are encoded again, deduplicated once\n");
+			btf__free(btf);
+			return BTF_ENCODERS_AGAIN;
+		}
+	}
 	if (conf->verbose)
 		fprintf(stderr,
 			"btf_encoder: merge %.3f s (%zu chunks, %u types), functions and variables %.3f s, dedup %.3f s (%u types)\n",

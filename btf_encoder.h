@@ -85,6 +85,12 @@ struct btf_encoder_conf {
 	 * threads unless libdw was built with --enable-thread-safety.
 	 */
 	pthread_mutex_t *libdw_lock;
+	/*
+	 * Chunks are not deduplicated on their own: only the merged BTF is,
+	 * as upstream deduplicates the whole file once (see
+	 * btf_encoders__merge()).
+	 */
+	bool whole_dedup;
 };
 
 static inline bool btf_encoder_conf__has(const struct btf_encoder_conf *conf, enum btf_feature f)
@@ -110,7 +116,19 @@ int btf_encoder__end_chunk(struct btf_encoder *encoder);
  * Once every worker is done: concatenates the chunks of all @nr encoders in
  * order, adds the functions and variables, deduplicates and returns the BTF
  * in *@out (caller frees with btf__free).
+ *
+ * Or returns BTF_ENCODERS_AGAIN, with no BTF, when the chunks' own dedups
+ * may have given the merged one a result other than upstream's: a chunk's
+ * dedup resolved a declaration (a FWD, or an enum without values) whose name
+ * more than one struct, union or enum of the merged BTF bears.  libbpf's
+ * dedup takes a declaration for whichever definition of its name it meets
+ * (equivalence of two type graphs, or the one definition of that name the
+ * BTF holds), and a chunk holds only some of the file's definitions; once
+ * resolved in its chunk, a declaration stays so, and the types that refer to
+ * it can then equal no type of the other chunks.  The caller then encodes
+ * again with conf->whole_dedup.
  */
+#define BTF_ENCODERS_AGAIN 1
 int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct btf **out);
 
 #endif /* _BTF_ENCODER_H_ */

@@ -557,21 +557,34 @@ static int encode_file(const char *path, struct btf_encoder_conf *conf, struct b
 		return err;
 	}
 	symtab = elf_symtab__new(dwarf_loader__elf(loader));
-	if (symtab) {
-		conf->symtab = symtab;
-		conf->functions = elf_functions__new(symtab);
-		if (!conf->functions)
-			err = -ENOMEM;
-		else if (btf_encoder_conf__has(conf, BTF_FEAT_DECL_TAG_KFUNCS))
-			err = btf_ids__mark_kfuncs(dwarf_loader__elf(loader), symtab,
-						   conf->functions);
-	}
+	conf->symtab = symtab;
 	conf__set_param_regs(conf, dwarf_loader__elf(loader));
 	conf->libdw_lock = &libdw_lock;
-	if (conf->verbose)
-		fprintf(stderr, "pahole: reading the ELF symbols and DWARF units: %.3f s\n",
-			now() - start);
-	err = err ?: encode(loader, conf, out);
+	conf->whole_dedup = false;
+	/*
+	 * Twice when the chunks' own dedups may have given what one dedup of
+	 * the whole file would not (see btf_encoders__merge()); the encoders
+	 * claimed the function table's nodes, so it is built again.
+	 */
+	for (;;) {
+		if (symtab) {
+			elf_functions__delete(conf->functions);
+			conf->functions = elf_functions__new(symtab);
+			if (!conf->functions)
+				err = -ENOMEM;
+			else if (btf_encoder_conf__has(conf, BTF_FEAT_DECL_TAG_KFUNCS))
+				err = btf_ids__mark_kfuncs(dwarf_loader__elf(loader), symtab,
+							   conf->functions);
+		}
+		if (conf->verbose && !conf->whole_dedup)
+			fprintf(stderr, "pahole: reading the ELF symbols and DWARF units: %.3f s\n",
+				now() - start);
+		err = err ?: encode(loader, conf, out);
+		if (err != BTF_ENCODERS_AGAIN || conf->whole_dedup)
+			break;
+		conf->whole_dedup = true;
+	}
+	conf->whole_dedup = false;
 	if (err)
 		fprintf(stderr, "pahole: %s: encoding BTF failed: %s\n", path, encode_error(err));
 	elf_functions__delete(conf->functions);

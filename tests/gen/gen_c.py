@@ -209,6 +209,8 @@ class Gen:
                 names = [n for n in names if not n.startswith("_Complex")]
             if self.a.no_float128:
                 names = [n for n in names if n != "FLOAT128"]
+        if self.a.no_int128:
+            names = [n for n in names if "__int128" not in n]
         return BASE[r.choice(names)]
 
     def rand_member_type(self, depth):
@@ -359,6 +361,8 @@ class Gen:
             if self.a.no_complex and "_Complex" in " ".join(mem):
                 continue
             if self.a.no_float128 and "FLOAT128" in mem:
+                continue
+            if self.a.no_int128 and "__int128" in mem:
                 continue
             fields = [Field(BASE[n], f"m{j}") for j, n in enumerate(mem)]
             self.abi.append(self.new_struct(fields, tag_name=f"w{i}"))
@@ -1116,6 +1120,8 @@ def main():
                     "float fails on them)")
     ap.add_argument("--no-float128", action="store_true",
                     help="no _Float128/__float128")
+    ap.add_argument("--no-int128", action="store_true",
+                    help="no __int128 (for 32-bit targets)")
     ap.add_argument("--extras", default="default",
                     help="comma-separated groups of less common shapes, "
                     "'all', 'default' (all but " + ",".join(Gen.NOT_DEFAULT)
