@@ -16,14 +16,15 @@ struct elf_functions {
 	char *names;
 };
 
-/* A symbol being sorted into the table: its name without clone suffix. */
+/* A symbol being sorted into the table: its name without suffix. */
 struct func_sym {
 	const char *name;
 	size_t len;
 	uint64_t addr;
-	bool suffixed;
+	size_t index; /* in the symbol table */
 };
 
+/* By name, then in symbol table order (as glibc's qsort, stable, leaves them). */
 static int func_sym__cmp(const void *a, const void *b)
 {
 	const struct func_sym *x = a, *y = b;
@@ -32,9 +33,7 @@ static int func_sym__cmp(const void *a, const void *b)
 
 	if (c || x->len != y->len)
 		return c ?: (x->len < y->len ? -1 : 1);
-	if (x->suffixed != y->suffixed)
-		return x->suffixed ? 1 : -1;
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
+	return x->index < y->index ? -1 : x->index > y->index;
 }
 
 static uint32_t name_hash(const char *s)
@@ -47,30 +46,12 @@ static uint32_t name_hash(const char *s)
 }
 
 /*
- * Whether "name.suffix" is a whole copy of "name" made by the compiler:
- * interprocedural SRA and constant propagation clones, and the statics that
- * LTO promotes to globals.  Split-off pieces (.part.N, .cold) of a function,
- * clone or not, are not.
+ * Which function symbols name a function, as pahole v1.31 takes them
+ * (elf_functions__collect): every STT_FUNC symbol, defined or not, by its
+ * name up to the first dot, except split-off pieces, whose suffix has ".part"
+ * (partial inlining) or ".cold" (the cold path moved away).  So "f.isra.0",
+ * "f.constprop.0", "f.llvm.123" and "f.localalias" are all f.
  */
-static bool is_clone_suffix(const char *suffix)
-{
-	static const char *const clones[] = { "isra", "constprop", "llvm", "lto_priv" };
-	bool clone = false;
-
-	while (*suffix) {
-		size_t len = strcspn(suffix, "."), i;
-
-		for (i = 0; i < sizeof(clones) / sizeof(clones[0]); i++)
-			if (len == strlen(clones[i]) && !strncmp(suffix, clones[i], len))
-				clone = true;
-		if ((len == 4 && !strncmp(suffix, "part", 4)) ||
-		    (len == 4 && !strncmp(suffix, "cold", 4)))
-			return false;
-		suffix += len + (suffix[len] == '.');
-	}
-	return clone;
-}
-
 static struct func_sym *collect_func_syms(const struct elf_symtab *symtab, size_t *nr)
 {
 	size_t i, n = 0, total = elf_symtab__nr_syms(symtab);
@@ -82,16 +63,15 @@ static struct func_sym *collect_func_syms(const struct elf_symtab *symtab, size_
 		const struct elf_sym *s = elf_symtab__sym(symtab, i);
 		const char *dot;
 
-		if (s->type != STT_FUNC || !s->name[0] || s->shndx == SHN_UNDEF)
+		if (s->type != STT_FUNC || !s->name[0])
 			continue;
 		dot = strchr(s->name, '.');
-		/* Split-off parts (.part.N, .cold) are not the function itself. */
-		if (dot && !is_clone_suffix(dot + 1))
+		if (dot && (strstr(dot, ".part") || strstr(dot, ".cold")))
 			continue;
 		syms[n].name = s->name;
 		syms[n].len = dot ? (size_t)(dot - s->name) : strlen(s->name);
 		syms[n].addr = s->addr;
-		syms[n].suffixed = dot != NULL;
+		syms[n].index = i;
 		n++;
 	}
 	qsort(syms, n, sizeof(*syms), func_sym__cmp);
@@ -119,7 +99,12 @@ static int elf_functions__build_index(struct elf_functions *fns)
 	return 0;
 }
 
-/* Folds the sorted symbols into one entry per name. */
+/*
+ * Folds the sorted symbols into one entry per name.  A name is ambiguous when
+ * its symbols are at several addresses, by pahole v1.31's reading: a symbol
+ * at 0 (undefined) is no address, and the next one sets it anew; and v1.31
+ * never judges the last name of the table, so neither do we.
+ */
 static int elf_functions__fill(struct elf_functions *fns, const struct func_sym *syms, size_t n)
 {
 	size_t i, names_len = 0;
@@ -142,16 +127,13 @@ static int elf_functions__fill(struct elf_functions *fns, const struct func_sym 
 			p[s->len] = '\0';
 			e->name = p;
 			p += s->len + 1;
-			e->addr = s->addr;
-		} else if (s->addr != e->addr) {
+		} else if (e->addr && s->addr != e->addr) {
 			e->ambiguous_addr = true;
 		}
-		if (s->suffixed) {
-			e->suffixed = true;
-		} else {
-			e->exact = true;
-		}
+		e->addr = s->addr;
 	}
+	if (fns->nr_entries)
+		fns->entries[fns->nr_entries - 1].ambiguous_addr = false;
 	return 0;
 }
 

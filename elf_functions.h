@@ -62,9 +62,7 @@ struct elf_function {
 struct elf_functions_entry {
 	const char *name;
 	struct elf_function *_Atomic head;
-	uint64_t addr;
-	bool exact; /* a symbol has exactly this name */
-	bool suffixed; /* a symbol is a compiler clone of it (name.suffix) */
+	uint64_t addr; /* of the last symbol (internal to building the table) */
 	bool ambiguous_addr; /* symbols of this name are at several addresses */
 	bool kfunc; /* in a kfunc set of .BTF_ids */
 	bool fastcall;

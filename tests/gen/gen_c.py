@@ -241,6 +241,8 @@ class Gen:
             fname = f"m{i}"
             if x < 0.15 and not union:
                 bt = r.choice(BITFIELD_TYPES)
+                if self.a.ilp32 and bt in ("long", "unsigned long"):
+                    bt = "int"
                 w = BASE[bt].size * 8
                 y = r.random()
                 if y < 0.1:
@@ -1122,11 +1124,16 @@ def main():
                     help="no _Float128/__float128")
     ap.add_argument("--no-int128", action="store_true",
                     help="no __int128 (for 32-bit targets)")
+    ap.add_argument("--ilp32", action="store_true",
+                    help="for 32-bit targets: implies --no-int128, no long "
+                    "bitfields")
     ap.add_argument("--extras", default="default",
                     help="comma-separated groups of less common shapes, "
                     "'all', 'default' (all but " + ",".join(Gen.NOT_DEFAULT)
                     + ") or '' (none): " + ",".join(Gen.EXTRAS))
     a = ap.parse_args()
+    if a.ilp32:
+        a.no_int128 = True
     src = Gen(a).run()
     if a.out == "-":
         sys.stdout.write(src)

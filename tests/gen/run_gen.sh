@@ -10,13 +10,17 @@
 # functions with different prototypes.  Then it runs
 #   PAHOLE -J --btf_features=default --btf_encode_detached=OUT.btf FILE
 # with both paholes and prints, for each input, one line:
-#   NAME differences: N kinds: KIND=UPSTREAM/OURS ...   (kinds whose counts differ)
+#   NAME differences: N kinds: KIND=UPSTREAM/OURS(-ONLY_UPSTREAM,+ONLY_OURS) ...
+# (the kinds that differ; "(same counts)" if none)
 # The sources, objects, BTF and diffs stay under $OUT (default /work/inputs/gen).
 #
 # Environment: OURS, UPSTREAM (the two paholes), BTFCANON, OUT, FUNCS,
 # STATICS, TYPES (gen_c.py sizes), GENFLAGS (more gen_c.py options,
 # default --no-complex), COMPILERS, OPTS, JOBS (parallel inputs,
-# default 1), SO_GROUP (default 4), NICE (default 10).
+# default 1), SO_GROUP (default 4), NICE (default 10), VSEEDS (seeds
+# 1..VSEEDS also get variants: -ffunction-sections, -gz, -Os, -Og,
+# -fno-var-tracking, an LTO .so, clang aarch64/riscv64/ppc64le/s390x and
+# 32-bit i386 (gcc -m32, clang)/arm; default 5).
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 N=${1:-20}
@@ -33,34 +37,65 @@ COMPILERS=${COMPILERS:-gcc clang}
 OPTS=${OPTS:-0 1 2 3}
 JOBS=${JOBS:-1}
 SO_GROUP=${SO_GROUP:-4}
+VSEEDS=${VSEEDS:-5}
 NICE=${NICE:-10}
-export OURS UPSTREAM BTFCANON OUT NICE
+export OURS UPSTREAM BTFCANON OUT NICE HERE
 
 mkdir -p "$OUT/src" "$OUT/obj" "$OUT/btf"
 CFLAGS_COMMON="-w -Wno-psabi"
 
-# compile: one "NAME<TAB>command" line per input, to a list
+# one "NAME<TAB>OUTPUT<TAB>compile command without -o" line per input
 LIST=$OUT/list.txt
 : > "$LIST"
-for s in $(seq 1 "$N"); do
-	src=$OUT/src/seed$s.c
-	python3 "$HERE/gen_c.py" --seed "$s" --funcs "$FUNCS" --statics "$STATICS" \
-		--types "$TYPES" $GENFLAGS --out "$src.tmp" || exit 1
+add() { printf '%s\t%s\t%s\n' "$1" "$OUT/obj/$2" "$3" >> "$LIST"; }
+gen()
+{
+	local src=$1
+	shift
+	python3 "$HERE/gen_c.py" --funcs "$FUNCS" --statics "$STATICS" \
+		--types "$TYPES" "$@" --out "$src.tmp" || exit 1
 	# keep the old file (and so the objects' timestamps) if unchanged
 	if cmp -s "$src.tmp" "$src"; then rm -f "$src.tmp"; else mv "$src.tmp" "$src"; fi
+}
+CC_=$CFLAGS_COMMON
+for s in $(seq 1 "$N"); do
+	src=$OUT/src/seed$s.c
+	# shellcheck disable=SC2086
+	gen "$src" --seed "$s" $GENFLAGS
 	for cc in $COMPILERS; do
 		for o in $OPTS; do
-			echo "s$s-$cc-O$o	$cc $CFLAGS_COMMON -g -O$o -c $src" >> "$LIST"
+			add "s$s-$cc-O$o" "s$s-$cc-O$o.o" "$cc $CC_ -g -O$o -c $src"
 			if [ "$o" = 2 ]; then
-				echo "s$s-$cc-O$o-dw4	$cc $CFLAGS_COMMON -gdwarf-4 -O$o -c $src" >> "$LIST"
+				add "s$s-$cc-O$o-dw4" "s$s-$cc-O$o-dw4.o" "$cc $CC_ -gdwarf-4 -O$o -c $src"
 			fi
 		done
 	done
+	[ "$s" -le "$VSEEDS" ] || continue
+	# variants: other flags, LTO, other targets
+	add "s$s-gcc-O2-ffs" "s$s-gcc-O2-ffs.o" "gcc $CC_ -g -O2 -ffunction-sections -fdata-sections -c $src"
+	add "s$s-clang-O2-ffs" "s$s-clang-O2-ffs.o" "clang $CC_ -g -O2 -ffunction-sections -fdata-sections -c $src"
+	add "s$s-gcc-O2-gz" "s$s-gcc-O2-gz.o" "gcc $CC_ -g -gz=zlib -O2 -c $src"
+	add "s$s-gcc-Os" "s$s-gcc-Os.o" "gcc $CC_ -g -Os -c $src"
+	add "s$s-gcc-Og" "s$s-gcc-Og.o" "gcc $CC_ -g -Og -c $src"
+	add "s$s-clang-Os" "s$s-clang-Os.o" "clang $CC_ -g -Os -c $src"
+	add "s$s-gcc-O2-novt" "s$s-gcc-O2-novt.o" "gcc $CC_ -g -O2 -fno-var-tracking -c $src"
+	add "lto-s$s-gcc" "lto-s$s-gcc.so" "gcc $CC_ -g -O2 -flto -fPIC -shared -nostdlib $src"
+	add "lto-s$s-clang" "lto-s$s-clang.so" "clang $CC_ -fuse-ld=lld -g -O2 -flto -fPIC -shared -nostdlib $src"
+	p64=$OUT/src/seed$s-p64.c
+	gen "$p64" --seed "$s" --no-complex --no-float128
+	for t in aarch64-linux-gnu riscv64-linux-gnu powerpc64le-linux-gnu s390x-linux-gnu; do
+		add "s$s-clang-O2-${t%%-*}" "s$s-clang-O2-${t%%-*}.o" "clang --target=$t $CC_ -g -O2 -c $p64"
+	done
+	p32=$OUT/src/seed$s-p32.c
+	gen "$p32" --seed "$s" --no-complex --no-float128 --ilp32
+	add "s$s-gcc-O2-m32" "s$s-gcc-O2-m32.o" "gcc -m32 $CC_ -g -O2 -c $p32"
+	add "s$s-clang-O2-i386" "s$s-clang-O2-i386.o" "clang --target=i386-linux-gnu $CC_ -g -O2 -c $p32"
+	add "s$s-clang-O2-arm" "s$s-clang-O2-arm.o" "clang --target=arm-linux-gnueabihf $CC_ -g -O2 -c $p32"
 done
 
 build_one()
 {
-	local name=$1 cmd=$2 obj=$OUT/obj/$1.o
+	local name=$1 obj=$2 cmd=$3
 	local src=${cmd##* }
 	if [ ! -e "$obj" ] || [ "$src" -nt "$obj" ]; then
 		# shellcheck disable=SC2086
@@ -109,19 +144,25 @@ compare_one()
 		return 0
 	fi
 	"$BTFCANON" diff --max 20 "$b.up.btf" "$b.ours.btf" > "$b.diff" 2>&1
+	if grep -q "bad BTF magic" "$b.diff"; then
+		# big-endian BTF: btfcanon reads little-endian only
+		python3 "$HERE/btf_bswap.py" "$b.up.btf" "$b.up.le.btf" &&
+			python3 "$HERE/btf_bswap.py" "$b.ours.btf" "$b.ours.le.btf" &&
+			"$BTFCANON" diff --max 20 "$b.up.le.btf" "$b.ours.le.btf" > "$b.diff" 2>&1
+	fi
 	local nd kinds
 	nd=$(sed -n 's/^differences: *//p' "$b.diff")
-	kinds=$(awk 'NF == 5 && $2 == "A" && $4 == "B" && $3 != $5 { printf " %s=%s/%s", $1, $3, $5 }' "$b.diff")
+	# KIND=UPSTREAM/OURS(-only in upstream,+only in ours)
+	kinds=$(awk '$2 == "A" && $4 == "B" && ($3 != $5 || $6 == "only") {
+		s = sprintf(" %s=%s/%s", $1, $3, $5)
+		if ($6 == "only") s = s sprintf("(-%s,+%s)", $9, $13)
+		printf "%s", s }' "$b.diff")
 	echo "$name differences: ${nd:-?} kinds:${kinds:- (same counts)}"
 }
 export -f build_one compare_one wait_ours
 
 # objects
-if [ "$JOBS" -gt 1 ]; then
-	tr '\t' '\n' < "$LIST" | xargs -d '\n' -n 2 -P "$JOBS" bash -c 'build_one "$1" "$2"' _
-else
-	while IFS=$'\t' read -r name cmd; do build_one "$name" "$cmd"; done < "$LIST"
-fi
+tr '\t' '\n' < "$LIST" | xargs -d '\n' -n 3 -P "$JOBS" bash -c 'build_one "$1" "$2" "$3"' _
 
 # shared objects: groups of SO_GROUP seeds, -O2 -fPIC
 SOLIST=$OUT/solist.txt
@@ -154,8 +195,8 @@ done
 
 # compare
 {
-	while IFS=$'\t' read -r name cmd; do
-		[ -e "$OUT/obj/$name.o" ] && printf '%s\t%s\n' "$name" "$OUT/obj/$name.o"
+	while IFS=$'\t' read -r name obj cmd; do
+		[ -e "$obj" ] && printf '%s\t%s\n' "$name" "$obj"
 	done < "$LIST"
 	cat "$SOLIST"
 } | tr '\t' '\n' | xargs -d '\n' -n 2 -P "$JOBS" bash -c 'compare_one "$1" "$2"' _ |
