@@ -19,6 +19,7 @@
 #include <dwarf.h>
 #include <linux/btf.h>
 
+#include "btf_dedup.h"
 #include "btf_encoder.h"
 #include "die_reader.h"
 #include "elf_functions.h"
@@ -1780,7 +1781,7 @@ static int btf_encoder__dedup_chunk(struct btf_encoder *e, struct btf *btf, uint
 	for (i = 0; i < nr_before && !err; i++)
 		if (!(before[i] = arena__strdup(&copies, before[i])))
 			err = -ENOMEM;
-	err = err ?: btf__dedup(btf, NULL);
+	err = err ?: btf_dedup__run(btf);
 	err = err ?: btf__decl_names(btf, first, &after, &nr_after);
 	for (i = 0; i < nr_before && !err; i++) {
 		const char **slot;
@@ -2375,7 +2376,7 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct b
 		err = btf_encoders__add_vars(encoders, nr, btf);
 	t_funcs = now();
 	if (!err)
-		err = btf__dedup(btf, NULL);
+		err = btf_dedup__run(btf);
 	if (!err && !conf->base_btf && !conf->whole_dedup) {
 		bool again;
 

@@ -70,7 +70,7 @@ static struct func_sym *collect_func_syms(const struct elf_symtab *symtab, size_
 			continue;
 		syms[n].name = s->name;
 		syms[n].len = dot ? (size_t)(dot - s->name) : strlen(s->name);
-		syms[n].addr = s->addr;
+		syms[n].addr = s->value; /* v1.31 compares st_value, an offset in ET_REL */
 		syms[n].index = i;
 		n++;
 	}
@@ -101,9 +101,10 @@ static int elf_functions__build_index(struct elf_functions *fns)
 
 /*
  * Folds the sorted symbols into one entry per name.  A name is ambiguous when
- * its symbols are at several addresses, by pahole v1.31's reading: a symbol
- * at 0 (undefined) is no address, and the next one sets it anew; and v1.31
- * never judges the last name of the table, so neither do we.
+ * its symbols are at several addresses, by pahole v1.31's reading: their
+ * st_value (in a relocatable file, an offset in the symbol's section), where
+ * 0 (undefined, or first in its section) is no address and the next one sets
+ * it anew; and v1.31 never judges the last name of the table, so neither do we.
  */
 static int elf_functions__fill(struct elf_functions *fns, const struct func_sym *syms, size_t n)
 {

@@ -81,7 +81,7 @@ static int elf_symtab__read_syms(struct elf_symtab *st, Elf *elf, Elf_Scn *scn, 
 		s->name = elf_strptr(elf, shdr.sh_link, sym.st_name);
 		if (!s->name)
 			continue;
-		s->addr = sym.st_value;
+		s->addr = s->value = sym.st_value;
 		s->size = sym.st_size;
 		s->shndx = sym.st_shndx == SHN_XINDEX ? xndx : sym.st_shndx;
 		s->type = GELF_ST_TYPE(sym.st_info);

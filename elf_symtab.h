@@ -10,7 +10,8 @@ struct elf_symtab;
 
 struct elf_sym {
 	const char *name;
-	uint64_t addr;
+	uint64_t addr; /* in a relocatable file, the section's address added */
+	uint64_t value; /* st_value as the file has it */
 	uint64_t size;
 	uint32_t shndx;
 	uint8_t type; /* STT_* */
