@@ -536,6 +536,12 @@ static bool is_pow2(uint64_t x)
 	return x && !(x & (x - 1));
 }
 
+/* The sizes BTF has floats of (libbpf's btf__add_float() takes no other). */
+static bool btf_float_size(uint64_t size)
+{
+	return size == 2 || size == 4 || size == 8 || size == 12 || size == 16;
+}
+
 static int encode_base_type(struct btf_encoder *e, Dwarf_Die *die)
 {
 	struct die_attrs a;
@@ -546,6 +552,19 @@ static int encode_base_type(struct btf_encoder *e, Dwarf_Die *die)
 	btf_encoder__attrs(e, die, &a);
 	name = a.name ?: "";
 	size = a.has_byte_size ? a.byte_size : (a.bit_size + 7) / 8;
+	/*
+	 * With floats, pahole v1.31 takes complex and imaginary ones for
+	 * floats too, then refuses the file: BTF has no kind for them.
+	 * Without, they are integers of their size, as all floats are.
+	 */
+	if (btf_encoder__has(e, BTF_FEAT_FLOAT)) {
+		if (a.encoding == DW_ATE_complex_float)
+			return -BTF_REFUSED_COMPLEX_FLOAT;
+		if (a.encoding == DW_ATE_imaginary_float)
+			return -BTF_REFUSED_IMAGINARY_FLOAT;
+		if (a.encoding == DW_ATE_float && !btf_float_size(size))
+			return -BTF_REFUSED_FLOAT_SIZE;
+	}
 	if (a.encoding == DW_ATE_float && btf_encoder__has(e, BTF_FEAT_FLOAT))
 		return btf_encoder__added(e, die, btf__add_float(e->btf, name, size));
 	if (a.encoding == DW_ATE_signed || a.encoding == DW_ATE_signed_char)
@@ -732,6 +751,7 @@ static int encode_struct(struct btf_encoder *e, Dwarf_Die *die)
 {
 	bool is_union = dwarf_tag(die) == DW_TAG_union_type;
 	size_t first_tag = e->cu.tags.nr;
+	uint32_t bit_off, bit_size; /* as btf__add_field() takes them */
 	bool nested = false;
 	struct die_attrs a;
 	Dwarf_Die child;
@@ -739,7 +759,8 @@ static int encode_struct(struct btf_encoder *e, Dwarf_Die *die)
 	int id, err;
 
 	btf_encoder__attrs(e, die, &a);
-	if (a.declaration && a.name) {
+	/* Without a name, libbpf's own error, as pahole v1.31 meets it. */
+	if (a.declaration) {
 		id = btf__add_fwd(e->btf, a.name, is_union ? BTF_FWD_UNION : BTF_FWD_STRUCT);
 		return btf_encoder__added(e, die, id);
 	}
@@ -762,8 +783,18 @@ static int encode_struct(struct btf_encoder *e, Dwarf_Die *die)
 			continue;
 		}
 		btf_encoder__attrs(e, &child, &m);
-		err = btf_encoder__add_field(e, id, nr, &m, m.type, member_bit_offset(e, &m),
-					     m.has_bit_size ? m.bit_size : 0);
+		bit_off = member_bit_offset(e, &m);
+		/* pahole v1.31 keeps a bit field's size in 8 bits. */
+		bit_size = m.has_bit_size ? (uint8_t)m.bit_size : 0;
+		/*
+		 * A bit field's offset has 24 bits in BTF: one past 2 MiB into
+		 * its struct is out of reach, and libbpf refuses it, so pahole
+		 * v1.31 does.  A C struct can have one.
+		 */
+		if ((bit_size || bit_off % 8) && bit_off > 0xffffff)
+			err = -BTF_REFUSED_BITFIELD_OFFSET;
+		else
+			err = btf_encoder__add_field(e, id, nr, &m, m.type, bit_off, bit_size);
 		err = err ?: btf_encoder__collect_decl_tags(e, &child, nr);
 		nr++;
 	} while (!err && btf_encoder__sibling(e, &child) == 0);
@@ -816,8 +847,12 @@ static int encode_enum(struct btf_encoder *e, Dwarf_Die *die)
 	btf_encoder__attrs(e, die, &a);
 	if (a.declaration && a.name)
 		return btf_encoder__added(e, die, btf__add_fwd(e->btf, a.name, BTF_FWD_ENUM));
-	if (!a.has_byte_size)
+	/* An enum of no size is an int's, as pahole v1.31 has it. */
+	if (!a.byte_size)
 		a.byte_size = 4;
+	/* BTF enums are 1, 2, 4 or 8 bytes; C++ has them on __int128 too. */
+	if (!is_pow2(a.byte_size) || a.byte_size > 8)
+		return -BTF_REFUSED_ENUM_SIZE;
 	is_signed = enum_is_signed(&a);
 	is64 = a.byte_size > 4 && btf_encoder__has(e, BTF_FEAT_ENUM64);
 	if (is64)
@@ -872,6 +907,45 @@ static int encode_array(struct btf_encoder *e, Dwarf_Die *die)
 	return btf_encoder__added(e, die, btf__add_array(e->btf, REF_INDEX, a.type, nelems));
 }
 
+/*
+ * Types that pahole v1.31 reads into a CU's types, wherever in the CU it
+ * meets them (in functions, blocks, structs, namespaces, even unreferenced),
+ * then has no BTF kind for: it says "Unsupported DW_TAG_..." and "Error
+ * while encoding BTF.", and writes nothing.  An imported unit (dwz) it cannot
+ * read at all, and writes nothing without a word.  The file is refused as it
+ * would be, rather than encoded into BTF that it never writes.  Their
+ * refusal, negated, or 0 for any other tag.
+ */
+static int tag_refusal(int tag)
+{
+	switch (tag) {
+	case DW_TAG_reference_type:
+		return -BTF_REFUSED_REFERENCE;
+	case DW_TAG_rvalue_reference_type:
+		return -BTF_REFUSED_RVALUE_REFERENCE;
+	case DW_TAG_ptr_to_member_type:
+		return -BTF_REFUSED_PTR_TO_MEMBER;
+	case DW_TAG_string_type:
+		return -BTF_REFUSED_STRING;
+	case DW_TAG_atomic_type:
+		return -BTF_REFUSED_ATOMIC;
+	case DW_TAG_interface_type:
+		return -BTF_REFUSED_INTERFACE;
+	case DW_TAG_imported_unit:
+		return -BTF_REFUSED_IMPORTED_UNIT;
+	default:
+		return 0;
+	}
+}
+
+static int encode_refused(struct btf_encoder *e, Dwarf_Die *die)
+{
+	if (e->conf->verbose)
+		fprintf(stderr, "btf_encoder: tag %#x at DIE %#llx: refused, as pahole v1.31 does\n",
+			dwarf_tag(die), (unsigned long long)dwarf_dieoffset(die));
+	return tag_refusal(dwarf_tag(die));
+}
+
 static int encode_subroutine_type(struct btf_encoder *e, Dwarf_Die *die)
 {
 	struct die_attrs a;
@@ -892,6 +966,11 @@ static int encode_subroutine_type(struct btf_encoder *e, Dwarf_Die *die)
 			break;
 		case DW_TAG_unspecified_parameters:
 			err = btf__add_func_param(e->btf, NULL, 0);
+			break;
+		default:
+			/* pahole v1.31 takes any other child for a type of the CU. */
+			if (tag_refusal(dwarf_tag(&child)))
+				err = encode_refused(e, &child);
 			break;
 		}
 	} while (!err && btf_encoder__sibling(e, &child) == 0);
@@ -1170,13 +1249,13 @@ static int encode_unsupported(struct btf_encoder *e, Dwarf_Die *die)
 static const struct die_ops die_ops[DIE_OPS_NR] = {
 	[DW_TAG_base_type] = { encode_base_type },
 	[DW_TAG_pointer_type] = { encode_pointer },
-	[DW_TAG_reference_type] = { encode_pointer },
-	[DW_TAG_rvalue_reference_type] = { encode_pointer },
+	[DW_TAG_reference_type] = { encode_refused },
+	[DW_TAG_rvalue_reference_type] = { encode_refused },
 	[DW_TAG_const_type] = { encode_modifier },
 	[DW_TAG_volatile_type] = { encode_modifier },
 	[DW_TAG_restrict_type] = { encode_modifier },
 	[DW_TAG_typedef] = { encode_modifier },
-	[DW_TAG_atomic_type] = { encode_transparent },
+	[DW_TAG_atomic_type] = { encode_refused },
 	[DW_TAG_immutable_type] = { encode_transparent },
 	[DW_TAG_unspecified_type] = { encode_void },
 	[DW_TAG_structure_type] = { encode_struct },
@@ -1189,8 +1268,10 @@ static const struct die_ops die_ops[DIE_OPS_NR] = {
 	[DW_TAG_variable] = { encode_variable },
 	[DW_TAG_lexical_block] = { encode_scope },
 	[DW_TAG_namespace] = { encode_scope },
-	[DW_TAG_ptr_to_member_type] = { encode_unsupported },
-	[DW_TAG_string_type] = { encode_unsupported },
+	[DW_TAG_ptr_to_member_type] = { encode_refused },
+	[DW_TAG_string_type] = { encode_refused },
+	[DW_TAG_interface_type] = { encode_refused },
+	[DW_TAG_imported_unit] = { encode_refused },
 	[DW_TAG_set_type] = { encode_unsupported },
 	[DW_TAG_subrange_type] = { encode_unsupported },
 	[DW_TAG_file_type] = { encode_unsupported },
@@ -2211,6 +2292,27 @@ static bool variable_name_skipped(const char *name)
 	return false;
 }
 
+/*
+ * Whether pahole v1.31 takes @name for a variable's: letters, digits, '_'
+ * and '.', not a digit first, 128 characters at most (its KSYM_NAME_LEN).
+ * It refuses the file for another, or with encode_force leaves that
+ * variable out.
+ */
+static bool variable_name_valid(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name[i]; i++) {
+		char c = name[i];
+
+		if (i == 128 ||
+		    !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '.' ||
+		      (i && c >= '0' && c <= '9')))
+			return false;
+	}
+	return i > 0;
+}
+
 static bool section_has_vars(const struct btf_encoder_conf *conf, const struct elf_section *sec)
 {
 	if (sec->type != SHT_PROGBITS && sec->type != SHT_NOBITS)
@@ -2272,10 +2374,18 @@ static int btf_encoders__add_vars(struct btf_encoder **encoders, unsigned int nr
 			uint32_t type = btf_chunk__merged_id(v->chunk, v->type);
 			int64_t size = btf__resolve_size(btf, type);
 
-			/* Sizeless ones (extern char x[]) neither. */
-			if (!v->type || size <= 0 || !sec || !section_has_vars(conf, sec) ||
-			    variable_name_skipped(v->name) ||
+			if (!sec || !section_has_vars(conf, sec) || variable_name_skipped(v->name) ||
 			    !elf_symtab__find(conf->symtab, v->addr, v->name, STT_OBJECT))
+				continue;
+			/* Its name is checked before its type or size, as upstream does. */
+			if (!variable_name_valid(v->name)) {
+				if (btf_encoder_conf__has(conf, BTF_FEAT_ENCODE_FORCE))
+					continue;
+				err = -BTF_REFUSED_VAR_NAME;
+				goto out;
+			}
+			/* Sizeless ones (extern char x[]) neither. */
+			if (!v->type || size <= 0)
 				continue;
 			refs[n++] = (struct var_ref){ v, sec, type, size };
 		}
@@ -2286,6 +2396,7 @@ static int btf_encoders__add_vars(struct btf_encoder **encoders, unsigned int nr
 			;
 		err = btf__add_section_vars(btf, &refs[i], j - i);
 	}
+out:
 	free(refs);
 	return err;
 }

@@ -131,4 +131,27 @@ int btf_encoder__end_chunk(struct btf_encoder *encoder);
 #define BTF_ENCODERS_AGAIN 1
 int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct btf **out);
 
+/*
+ * What the DWARF holds that pahole v1.31 refuses to encode: it prints "Error
+ * while encoding BTF." (or, for an imported unit, nothing at all) and writes
+ * no BTF.  btf_encoder__encode_cu() and btf_encoders__merge() return these
+ * negated; they lie beyond errno's values and libbpf's (LIBBPF_ERRNO__*), so
+ * pahole.c can name the cause.
+ */
+enum btf_refusal {
+	BTF_REFUSED_COMPLEX_FLOAT = 0x10000, /* DW_ATE_complex_float, with float */
+	BTF_REFUSED_IMAGINARY_FLOAT, /* DW_ATE_imaginary_float, with float */
+	BTF_REFUSED_FLOAT_SIZE, /* DW_ATE_float not of 2, 4, 8, 12 or 16 bytes, with float */
+	BTF_REFUSED_ENUM_SIZE, /* an enum not of 1, 2, 4 or 8 bytes */
+	BTF_REFUSED_BITFIELD_OFFSET, /* a bit field past bit 0xffffff of its struct */
+	BTF_REFUSED_REFERENCE, /* DW_TAG_reference_type */
+	BTF_REFUSED_RVALUE_REFERENCE, /* DW_TAG_rvalue_reference_type */
+	BTF_REFUSED_PTR_TO_MEMBER, /* DW_TAG_ptr_to_member_type */
+	BTF_REFUSED_STRING, /* DW_TAG_string_type */
+	BTF_REFUSED_ATOMIC, /* DW_TAG_atomic_type */
+	BTF_REFUSED_INTERFACE, /* DW_TAG_interface_type */
+	BTF_REFUSED_IMPORTED_UNIT, /* DW_TAG_imported_unit */
+	BTF_REFUSED_VAR_NAME, /* a variable name BTF does not take, without encode_force */
+};
+
 #endif /* _BTF_ENCODER_H_ */

@@ -524,6 +524,45 @@ static const char *encode_error(int err)
 		return "corrupt DWARF: a DIE libdw cannot read, or a type reference to no type";
 	case -EINVAL: /* libbpf's btf__add_*() */
 		return "corrupt DWARF: a type BTF cannot hold (a size, name or value out of range)";
+	/* Sound DWARF that pahole v1.31 will not encode either (btf_encoder.h). */
+	case -BTF_REFUSED_COMPLEX_FLOAT:
+		return "BTF has no kind for a complex floating-point type (DW_ATE_complex_float), "
+		       "as pahole v1.31 refuses";
+	case -BTF_REFUSED_IMAGINARY_FLOAT:
+		return "BTF has no kind for an imaginary floating-point type "
+		       "(DW_ATE_imaginary_float), as pahole v1.31 refuses";
+	case -BTF_REFUSED_FLOAT_SIZE:
+		return "BTF has no floating-point type of that size (only 2, 4, 8, 12 or 16 bytes), "
+		       "as pahole v1.31 refuses";
+	case -BTF_REFUSED_ENUM_SIZE:
+		return "BTF has no enum of that size (only 1, 2, 4 or 8 bytes), as pahole v1.31 refuses";
+	case -BTF_REFUSED_BITFIELD_OFFSET:
+		return "BTF cannot place a bit field more than 2 MiB into its struct (its offset "
+		       "has 24 bits), as pahole v1.31 refuses";
+	case -BTF_REFUSED_REFERENCE:
+		return "BTF has no kind for a C++ reference (DW_TAG_reference_type), "
+		       "as pahole v1.31 refuses";
+	case -BTF_REFUSED_RVALUE_REFERENCE:
+		return "BTF has no kind for a C++ rvalue reference (DW_TAG_rvalue_reference_type), "
+		       "as pahole v1.31 refuses";
+	case -BTF_REFUSED_PTR_TO_MEMBER:
+		return "BTF has no kind for a C++ pointer to member (DW_TAG_ptr_to_member_type), "
+		       "as pahole v1.31 refuses";
+	case -BTF_REFUSED_STRING:
+		return "BTF has no kind for a string type (DW_TAG_string_type, Fortran's CHARACTER), "
+		       "as pahole v1.31 refuses";
+	case -BTF_REFUSED_ATOMIC:
+		return "BTF has no kind for an _Atomic type (DW_TAG_atomic_type), "
+		       "as pahole v1.31 refuses";
+	case -BTF_REFUSED_INTERFACE:
+		return "BTF has no kind for an interface type (DW_TAG_interface_type), "
+		       "as pahole v1.31 refuses";
+	case -BTF_REFUSED_IMPORTED_UNIT:
+		return "a unit imports a partial unit (DW_TAG_imported_unit, as dwz makes), "
+		       "which pahole v1.31 cannot read: it writes nothing";
+	case -BTF_REFUSED_VAR_NAME:
+		return "a variable's name is no BTF name (letters, digits, '_' or '.', at most 128), "
+		       "as pahole v1.31 refuses without --btf_features=encode_force";
 	default:
 		return strerror(-err);
 	}

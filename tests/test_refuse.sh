@@ -1,0 +1,276 @@
+#!/usr/bin/env bash
+# test_refuse: DWARF that pahole v1.31 refuses to encode (it prints "Error
+# while encoding BTF.", or nothing for an imported unit, exits 0 and writes
+# nothing) is refused by ours too: exit 1, one line on stderr naming the file
+# and the cause, nothing written.  What v1.31 encodes, we encode.  The rows of
+# CASES are the table "Types pahole v1.31 refuses" in README.md:
+#  1. compiled: tests/fixtures/refuse.c (gcc, clang), refuse.cc (g++,
+#     clang++), refuse.F90 (gfortran), one object per -DCASE_ and compiler
+#     installed; the refused types in them (_Atomic, _Complex with the float
+#     feature, C++ references, pointers to members, enums on __int128,
+#     Fortran strings, a bit field 2 MiB into its struct) and controls that
+#     are encoded (_Complex without float, complex integers, __int128,
+#     _Float16, decimal floats, _BitInt, char8_t, C++ without references,
+#     _Atomic with -gdwarf-4 -gstrict-dwarf, which writes no atomic type);
+#  2. hand-made DWARF (tests/fixtures/refuse_dwarf.py): what no C compiler
+#     writes (imaginary floats, odd float and enum sizes, interface types,
+#     imported units) and where a refused type may hide (unreferenced, in a
+#     block, a struct, a namespace, a subroutine type);
+#  3. variables (global_var): a name BTF does not take refuses the file
+#     without encode_force, and is left out with it (default has it);
+#  4. a refused type in a CU that --lang_exclude skips is no refusal; -j2,
+#     and in place (the file unchanged, no temporary file left).
+# When pahole v1.31 is at hand ($UPSTREAM_PAHOLE, else
+# $BUILDDIR/upstream-v1.31/build/pahole), every case goes through it too: it
+# must write nothing where we refuse, and what we write (btfcanon, 0
+# differences) where we encode.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+need_pahole
+make_tmp
+FIX=$SRCDIR/tests/fixtures
+command -v python3 > /dev/null || skip "python3 is not installed"
+command -v gcc > /dev/null || skip "gcc is not installed (it assembles refuse_dwarf.py's output)"
+
+UPSTREAM=${UPSTREAM_PAHOLE:-$BUILDDIR/upstream-v1.31/build/pahole}
+[ -x "$UPSTREAM" ] || UPSTREAM=
+[ -n "$UPSTREAM" ] || echo "note: no pahole v1.31 (UPSTREAM_PAHOLE): not compared with it"
+HAVE_BTFCANON=0
+[ -f "$BTFCANON" ] && HAVE_BTFCANON=1
+
+OBJ=$TMP/obj
+OUT=$TMP/out
+mkdir "$OBJ" "$OUT"
+
+# KIND CASE FEATURES EXPECT: build CASE as KIND says, encode each object with
+# --btf_features=FEATURES ("-": none); EXPECT is "ok" (exit 0, silent, BTF
+# written) or an extended regular expression the one line must match.
+#   c: refuse.c with gcc and clang; gcc, clang: with that one only
+#   c++: refuse.cc with g++ and clang++; fortran: refuse.F90 with gfortran
+#   strict4: refuse.c with gcc -gdwarf-4 -gstrict-dwarf
+#   dwarf: refuse_dwarf.py CASE
+CASES=(
+	# 1. compiled
+	"c atomic default atomic_type"
+	"c atomic - atomic_type"
+	"c atomic_local default atomic_type"
+	"c atomic_member - atomic_type"
+	"strict4 atomic default ok"
+	"c complex default complex_float"
+	"c complex - ok"
+	"c complex_local default complex_float"
+	"c complex_int default ok"
+	"c bitfield_2mib default 'bit field'"
+	"c bitfield_2mib - 'bit field'"
+	"c ints default ok"
+	"c ints - ok"
+	"gcc gcc_floats default ok"
+	"gcc gcc_floats - ok"
+	"clang bitint default ok"
+	"c++ reference default reference_type"
+	"c++ reference - reference_type"
+	"c++ rvalue_reference default rvalue_reference_type"
+	"c++ ptr_to_member default ptr_to_member_type"
+	"c++ reference_local default 'reference_type'"
+	"c++ enum_int128 default enum"
+	"c++ enum_int128 - enum"
+	"c++ cxx_plain default ok"
+	"c++ utf default ok"
+	"fortran string default string_type"
+	"fortran string - string_type"
+	"fortran complex default complex_float"
+	"fortran complex - ok"
+	# 2. hand-made DWARF
+	"dwarf imaginary_float default imaginary_float"
+	"dwarf imaginary_float - ok"
+	"dwarf float_size1 default 'floating-point type of that size'"
+	"dwarf float_size10 default 'floating-point type of that size'"
+	"dwarf float_size32 default 'floating-point type of that size'"
+	"dwarf float_size10 - ok"
+	"dwarf interface_type default interface_type"
+	"dwarf atomic_unused default atomic_type"
+	"dwarf atomic_lexblock default atomic_type"
+	"dwarf atomic_proto default atomic_type"
+	"dwarf atomic_struct default atomic_type"
+	"dwarf atomic_namespace default atomic_type"
+	"dwarf atomic_enum default ok"
+	"dwarf enum_size3 default enum"
+	"dwarf enum_size0 default ok"
+	"dwarf imported_unit default imported_unit"
+	"dwarf imported_unit - imported_unit"
+	"dwarf set_type default ok"
+	"dwarf file_type default ok"
+	"dwarf subrange_type default ok"
+	"dwarf ate_lo_user default ok"
+	# 3. variables
+	"c long_var_name global_var 'variable.s name'"
+	"c long_var_name default,global_var ok"
+	"c long_var_name encode_force,global_var ok"
+	"dwarf bad_var_name global_var 'variable.s name'"
+	"dwarf bad_var_name var,global_var 'variable.s name'"
+	"dwarf bad_var_name default,global_var ok"
+)
+
+# build KIND CASE: compile CASE into $OBJ, print the objects made (none when
+# no compiler for KIND is installed); fails when an installed one fails.
+build()
+{
+	local kind=$1 c=$2 cc src flags=() ccs=() o
+	case $kind in
+	c) ccs=(gcc clang) src=$FIX/refuse.c ;;
+	gcc | clang) ccs=("$kind") src=$FIX/refuse.c ;;
+	strict4) ccs=(gcc) src=$FIX/refuse.c flags=(-gdwarf-4 -gstrict-dwarf) ;;
+	c++) ccs=(g++ clang++) src=$FIX/refuse.cc flags=(-std=c++20) ;;
+	fortran) ccs=(gfortran) src=$FIX/refuse.F90 flags=(-cpp) ;;
+	dwarf)
+		o=$OBJ/dwarf-$c.o
+		[ -e "$o" ] || { python3 "$FIX/refuse_dwarf.py" "$c" > "$TMP/$c.s" &&
+				 gcc -c "$TMP/$c.s" -o "$o"; } || return 1
+		echo "$o"
+		return 0 ;;
+	esac
+	for cc in "${ccs[@]}"; do
+		command -v "$cc" > /dev/null || continue
+		o=$OBJ/$kind-$c.$cc.o
+		[ -e "$o" ] || "$cc" -g -c "${flags[@]}" -DCASE_"$c" "$src" -o "$o" || return 1
+		echo "$o"
+	done
+}
+
+nlines()
+{
+	awk 'END { print NR }' "$1"
+}
+
+# run_ours WHAT FILE EXPECT ARGS...: run our pahole ARGS... and check EXPECT.
+run_ours()
+{
+	local what=$1 file=$2 expect=$3 n line
+	shift 3
+	rm -f "$OUT"/*
+	"$PAHOLE" "$@" > "$TMP/stdout" 2> "$TMP/stderr"
+	RC=$?
+	if [ "$expect" = ok ]; then
+		if [ "$RC" -eq 0 ] && [ ! -s "$TMP/stderr" ] && [ -s "$OUT/ours.btf" ]; then
+			ok "$what: encoded"
+		else
+			not_ok "$what: exit $RC, want 0 and BTF: $(head -n 1 "$TMP/stderr")"
+		fi
+		return
+	fi
+	n=$(nlines "$TMP/stderr")
+	line=$(head -n 1 "$TMP/stderr")
+	if [ "$RC" -ne 1 ]; then
+		not_ok "$what: exit $RC, want 1 (refused)"
+	elif [ "$n" -ne 1 ]; then
+		not_ok "$what: $n lines on stderr, want 1"
+	elif [[ $line != *"$file"* ]]; then
+		not_ok "$what: the line does not name $file: $line"
+	elif ! grep -qE -- "$expect" <<< "$line" || ! grep -q 'pahole v1.31' <<< "$line"; then
+		not_ok "$what: the line does not say /$expect/ and pahole v1.31: $line"
+	else
+		ok "$what: refused: $line"
+	fi
+	if [ -n "$(ls -A "$OUT")" ]; then not_ok "$what: wrote $(ls "$OUT")"; fi
+}
+
+# upstream WHAT EXPECT FEATURES FILE: what pahole v1.31 does with FILE agrees.
+upstream()
+{
+	local what=$1 expect=$2 features=$3 file=$4 f=()
+	[ -n "$UPSTREAM" ] || return 0
+	[ "$features" = - ] || f=(--btf_features="$features")
+	rm -f "$OUT/up.btf"
+	"$UPSTREAM" -J "${f[@]}" --btf_encode_detached="$OUT/up.btf" "$file" > /dev/null 2>&1
+	if [ "$expect" != ok ]; then
+		if [ -e "$OUT/up.btf" ]; then
+			not_ok "$what: pahole v1.31 encodes it"
+		else
+			ok "$what: pahole v1.31 writes nothing either"
+		fi
+	elif [ ! -s "$OUT/up.btf" ]; then
+		not_ok "$what: pahole v1.31 writes nothing"
+	elif [ "$HAVE_BTFCANON" = 1 ]; then
+		if btfcanon diff "$OUT/up.btf" "$OUT/ours.btf" | tail -n 1 |
+			grep -qx 'differences: 0'; then
+			ok "$what: the BTF of pahole v1.31"
+		else
+			not_ok "$what: differs from pahole v1.31's BTF"
+		fi
+	fi
+}
+
+echo "== 1-3. refused types and controls"
+for row in "${CASES[@]}"; do
+	eval "set -- $row"
+	kind=$1 c=$2 features=$3 expect=$4
+	objs=$(build "$kind" "$c") || { not_ok "$kind $c: does not build"; continue; }
+	[ -n "$objs" ] || { echo "($kind $c: skipped: no compiler)"; continue; }
+	f=()
+	[ "$features" = - ] || f=(--btf_features="$features")
+	for o in $objs; do
+		what="$(basename "$o" .o) [${features/#-/no features}]"
+		run_ours "$what" "$o" "$expect" -J "${f[@]}" --btf_encode_detached="$OUT/ours.btf" "$o"
+		upstream "$what" "$expect" "$features" "$o"
+	done
+done
+
+# The variable left out with encode_force: the other one is there.
+o=$(build c long_var_name | head -n 1)
+if [ -n "$o" ] && command -v bpftool > /dev/null &&
+   "$PAHOLE" -J --btf_features=default,global_var --btf_encode_detached="$TMP/vars.btf" "$o"; then
+	vars=$(bpftool btf dump file "$TMP/vars.btf" | awk '$2 == "VAR" { print $3 }' | paste -sd' ')
+	if [ "$vars" = "'short_name'" ]; then
+		ok "long_var_name [default,global_var]: only short_name is a VAR"
+	else
+		not_ok "long_var_name [default,global_var]: the VARs are $vars, want 'short_name'"
+	fi
+fi
+
+echo "== 4. --lang_exclude, -j2, in place"
+# A C99 CU with an _Atomic type (refuse_dwarf.py's CUs are C99) beside a
+# C11 one (gcc's default) that holds none.
+if ! atomic=$(build dwarf atomic_unused) || ! ints=$(build gcc ints) ||
+   ! ld -r "$atomic" "$ints" -o "$OBJ/mixed.o"; then
+	die "cannot link the mixed object"
+fi
+mixed=$OBJ/mixed.o
+run_ours "mixed C99 and C11 CUs" "$mixed" atomic_type \
+	-J --btf_features=default --btf_encode_detached="$OUT/ours.btf" "$mixed"
+upstream "mixed C99 and C11 CUs" atomic_type default "$mixed"
+run_ours "mixed, --lang_exclude=c99" "$mixed" ok -J --btf_features=default --lang_exclude=c99 \
+	--btf_encode_detached="$OUT/ours.btf" "$mixed"
+if [ -n "$UPSTREAM" ]; then
+	rm -f "$OUT/up.btf"
+	"$UPSTREAM" -J --btf_features=default --lang_exclude=c99 \
+		--btf_encode_detached="$OUT/up.btf" "$mixed" > /dev/null 2>&1
+	if [ "$HAVE_BTFCANON" = 1 ] && [ -s "$OUT/up.btf" ] &&
+	   btfcanon diff "$OUT/up.btf" "$OUT/ours.btf" | tail -n 1 | grep -qx 'differences: 0'; then
+		ok "mixed, --lang_exclude=c99: the BTF of pahole v1.31"
+	elif [ "$HAVE_BTFCANON" = 1 ]; then
+		not_ok "mixed, --lang_exclude=c99: not the BTF of pahole v1.31"
+	fi
+fi
+run_ours "mixed, -j2" "$mixed" atomic_type \
+	-J -j2 --btf_features=default --btf_encode_detached="$OUT/ours.btf" "$mixed"
+
+what="in place"
+cp "$mixed" "$OUT/inplace.o"
+before=$(sha256 "$OUT/inplace.o")
+"$PAHOLE" -J --btf_features=default "$OUT/inplace.o" > /dev/null 2> "$TMP/stderr"
+RC=$?
+if [ "$RC" -eq 1 ] && [ "$(nlines "$TMP/stderr")" -eq 1 ] &&
+   grep -q "$OUT/inplace.o: .*atomic_type" "$TMP/stderr"; then
+	ok "$what: refused: $(cat "$TMP/stderr")"
+else
+	not_ok "$what: exit $RC: $(head -n 2 "$TMP/stderr" | paste -sd'|')"
+fi
+if [ "$(sha256 "$OUT/inplace.o")" = "$before" ]; then
+	ok "$what: the file is unchanged"
+else
+	not_ok "$what: the file changed"
+fi
+left=$(pahole_temps "$OUT" | paste -sd' ')
+if [ -z "$left" ]; then ok "$what: no temporary file left"; else not_ok "$what: left $left"; fi
+
+finish
