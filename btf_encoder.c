@@ -1221,11 +1221,15 @@ static int encode_variable(struct btf_encoder *e, Dwarf_Die *die)
 	return btf_encoder__save_var_tags(e, die, v);
 }
 
+/*
+ * Functions are collected wherever they are, as pahole v1.31 collects them:
+ * at the CU's level, nested in another (GNU C), in a namespace or a class.
+ */
 static int encode_subprogram(struct btf_encoder *e, Dwarf_Die *die)
 {
 	int err = 0;
 
-	if (e->cu.depth == 1 && e->conf->functions)
+	if (e->conf->functions)
 		err = btf_encoder__collect_func(e, die);
 	return err ?: btf_encoder__encode_children(e, die);
 }
@@ -1659,6 +1663,8 @@ int btf_encoder__begin_chunk(struct btf_encoder *e, uint32_t index)
 	c->btf = btf__new_empty();
 	if (!c->btf)
 		return -ENOMEM;
+	/* Else libbpf guesses from a "long" the chunk may lack, or takes the host's. */
+	btf__set_pointer_size(c->btf, e->conf->ptr_size);
 	c->first_id = btf__type_cnt(c->btf);
 	e->chunk = c;
 	e->btf = c->btf;
@@ -2479,6 +2485,8 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct b
 		err = btf ? btf__append_chunks(btf, chunks, nr_chunks) : -ENOMEM;
 	}
 	free(chunks);
+	if (btf)
+		btf__set_pointer_size(btf, conf->ptr_size); /* the variables' sizes */
 	nr_types = btf ? btf__type_cnt(btf) - 1 : 0;
 	t_chunks = now();
 	if (!err && conf->functions)

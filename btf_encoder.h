@@ -77,6 +77,8 @@ struct btf_encoder_conf {
 	const struct elf_symtab *symtab;
 	/* The registers that pass the first arguments (func_params.h). */
 	struct param_regs param_regs;
+	/* The size of a pointer: 4 in an ELFCLASS32 file, else 8. */
+	int ptr_size;
 	/* The ELF file is big-endian (ELFDATA2MSB). */
 	bool big_endian;
 	/*

@@ -400,6 +400,7 @@ static void conf__set_param_regs(struct btf_encoder_conf *conf, Elf *elf)
 	if (!gelf_getehdr(elf, &ehdr))
 		return;
 	conf->big_endian = ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
+	conf->ptr_size = ehdr.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8;
 	conf->param_regs = param_regs__for_machine(ehdr.e_machine);
 }
 

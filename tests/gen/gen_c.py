@@ -2,7 +2,8 @@
 """gen_c: a deterministic random C translation unit for testing `pahole -J`.
 
     gen_c.py --seed N --out FILE.c [--funcs N] [--statics N] [--types N]
-             [--prefix P] [--static-prefix P]
+             [--prefix P] [--static-prefix P] [--no-complex] [--no-float128]
+             [--no-int128] [--ilp32] [--extras LIST]
 
 The unit has random structs and unions (nested, bitfields, arrays, anonymous
 members, packed, aligned), a by-value struct of every size 1..40 bytes
@@ -13,6 +14,13 @@ global one), with 0..10 parameters of those types, some varargs.  Bodies use
 their parameters in varied ways (all, some, none, passed on to a callee,
 constants passed to static callees) so that at -O2 the compilers make
 .isra/.constprop/.part/.cold clones and leave parameters optimized out.
+"Extras" add rarer shapes, one group each: ms_abi, K&R definitions, VLA and
+array parameters, qualified parameters, _Atomic, forward-declared types,
+pointers to arrays and functions, transparent_union, weak and alias
+symbols, custom sections, _Noreturn, .data..percpu variables, clang BTF type
+and decl tags, recursion, address-taken statics, gcc nested functions,
+optimize("O0"/"O3"), noipa, const return types, aligned typedefs, extern
+declarations, used statics, gnu_inline/C99 inline, enum bitfields.
 
 The same seed and options give the same bytes.  stdlib only.
 """

@@ -7,7 +7,9 @@
 # with -g -c (DWARF 5, the compilers' default) and, at -O2, also with
 # -gdwarf-4; and for each compiler it links groups of SO_GROUP seeds (built
 # -O2 -fPIC) into a shared object, whose units have same-named static
-# functions with different prototypes.  Then it runs
+# functions with different prototypes; and links the same seeds' -O2
+# objects with "ld -r" (an ET_REL of several units, as a module) and "ld -e 0"
+# (an ET_EXEC, as vmlinux).  Then it runs
 #   PAHOLE -J --btf_features=default --btf_encode_detached=OUT.btf FILE
 # with both paholes and prints, for each input, one line:
 #   NAME differences: N kinds: KIND=UPSTREAM/OURS(-ONLY_UPSTREAM,+ONLY_OURS) ...
@@ -190,6 +192,29 @@ for cc in $COMPILERS; do
 				{ echo "$so LINK FAILED"; continue; }
 		fi
 		echo "so$first-$last-$cc	$so" >> "$SOLIST"
+		# the same seeds' -O2 objects (not PIC) linked "ld -r" into one
+		# ET_REL, as a module is, and "ld -e 0" into an ET_EXEC, as
+		# vmlinux is; and, for the seeds with variants, the
+		# -ffunction-sections ones "ld -r"
+		for kind in rel exe relffs; do
+			objs=()
+			for s in $(seq "$first" "$last"); do
+				case $kind in
+				relffs) o=$OUT/obj/s$s-$cc-O2-ffs.o ;;
+				*) o=$OUT/obj/s$s-$cc-O2.o ;;
+				esac
+				[ -e "$o" ] && objs+=("$o")
+			done
+			[ ${#objs[@]} -ge 2 ] || continue
+			out=$OUT/obj/$kind$first-$last-$cc.o
+			case $kind in
+			exe) link=(ld -e 0 --unresolved-symbols=ignore-all) ;;
+			*) link=(ld -r) ;;
+			esac
+			nice -n "$NICE" "${link[@]}" "${objs[@]}" -o "$out" 2> /dev/null ||
+				{ echo "$out LINK FAILED"; continue; }
+			echo "$kind$first-$last-$cc	$out" >> "$SOLIST"
+		done
 	done
 done
 
