@@ -79,6 +79,8 @@ CASES=(
 	"clone|clone|gcc|default plain|consistent_func optimized_func"
 	"optimized|optimized|gcc clang|default plain|consistent_func optimized_func"
 	"regs|regs|gcc clang|default plain|consistent_func"
+	"abi|abi|gcc clang|default plain|consistent_func"
+	"nested|nested|gcc|default plain|"
 	"split|split_a split_b|gcc|default plain default_j2 plain_j2|"
 	"vars|vars|gcc|default plain global_var|var"
 	"decltag|decltag|clang|default plain skip_decl_tag no_decl_tag|decl_tag"
