@@ -61,8 +61,15 @@ struct lang_name {
 	int lang;
 };
 
+/* pahole v1.31's names (case does not matter), and ours of before as aliases. */
 static const struct lang_name lang_names[] = {
 	{ "c89", DW_LANG_C89 },
+	{ "c++", DW_LANG_C_plus_plus },
+	{ "c++03", DW_LANG_C_plus_plus_03 },
+	{ "c++11", DW_LANG_C_plus_plus_11 },
+	{ "c++14", DW_LANG_C_plus_plus_14 },
+	{ "objc++", DW_LANG_ObjC_plus_plus },
+	{ "asm", DW_LANG_Mips_Assembler },
 	{ "c", DW_LANG_C },
 	{ "ada83", DW_LANG_Ada83 },
 	{ "c_plus_plus", DW_LANG_C_plus_plus },
@@ -192,7 +199,7 @@ static int parse_lang_exclude(char *list, int *out)
 	size_t i;
 
 	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		for (i = 0; i < NR_LANGS && strcmp(lang_names[i].name, tok); i++)
+		for (i = 0; i < NR_LANGS && strcasecmp(lang_names[i].name, tok); i++)
 			;
 		if (i == NR_LANGS)
 			return -EINVAL;
