@@ -680,7 +680,11 @@ int main(int argc, char *argv[])
 		}
 	}
 	err = encode_file(args.input, &conf, &btf);
-	if (!err) {
+	/* As pahole v1.31: DWARF without a single type gives no BTF at all. */
+	if (!err && !conf.base_btf && btf__type_cnt(btf) == 1) {
+		fprintf(stderr, "pahole: %s: warning: no types in the DWARF, nothing written\n",
+			args.input);
+	} else if (!err) {
 		const char *out = args.detached ?: args.input;
 		double start = now();
 

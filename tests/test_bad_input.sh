@@ -280,6 +280,21 @@ attempt "$what" -J "$nodwarf"
 check_rc "$what" 0
 check_one_line "$what" "$nodwarf" 'DWARF|debug'
 
+# DWARF without a single type (an assembler file built with -g): as pahole
+# v1.31, nothing written, in place or not; and one warning line.
+notypes=$IN/no-types.o
+printf '.text\n.globl f\nf: ret\n' > "$TMP/no-types.s"
+$CC -g -c "$TMP/no-types.s" -o "$notypes" || die "$CC cannot assemble no-types.s"
+what="DWARF without types"
+attempt "$what" -J --btf_encode_detached="$OUT/out.btf" "$notypes"
+check_rc "$what" 0
+check_one_line "$what" "$notypes" 'no types'
+check "$what: no output written" [ ! -e "$OUT/out.btf" ]
+what="in place, DWARF without types"
+attempt "$what" -J "$notypes"
+check_rc "$what" 0
+check_one_line "$what" "$notypes" 'no types'
+
 # In place (no --btf_encode_detached): same contract.
 what="in place, missing file"
 attempt "$what" -J "$missing"
