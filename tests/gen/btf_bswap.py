@@ -1,5 +1,11 @@
 #!/usr/bin/env python3
-"""btf_bswap IN OUT: raw BTF of the other byte order to this one (both ways).
+"""btf_bswap: raw BTF of the other byte order to this one (both ways).
+
+    tests/gen/btf_bswap.py IN.btf OUT.btf
+
+run_gen.sh uses it for s390x's big-endian BTF, as btfcanon reads
+little-endian BTF only.  IN is raw BTF (as --btf_encode_detached writes it);
+OUT is written, nothing else.  Needs python3 only (stdlib).
 
 Every field of the BTF header (after the 16-bit magic and the two bytes of
 version and flags) and of every type record (struct btf_type and what
@@ -11,6 +17,8 @@ import sys
 
 
 def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: btf_bswap.py IN.btf OUT.btf")
     data = bytearray(open(sys.argv[1], "rb").read())
     magic = data[0:2]
     if magic == b"\xeb\x9f":        # 0xeb9f big-endian

@@ -22,7 +22,15 @@ and decl tags, recursion, address-taken statics, gcc nested functions,
 optimize("O0"/"O3"), noipa, const return types, aligned typedefs, extern
 declarations, used statics, gnu_inline/C99 inline, enum bitfields.
 
-The same seed and options give the same bytes.  stdlib only.
+The same seed and options give the same bytes (random.Random(seed), no
+hash or clock dependence).  Needs python3 only (stdlib); writes only the file
+named by --out ("-": standard output).  tests/gen/run_gen.sh compiles its
+programs many ways and compares our pahole's BTF with an upstream pahole's;
+by hand:
+
+    tests/gen/gen_c.py --seed 1 --out /tmp/seed1.c
+    gcc -g -O2 -c /tmp/seed1.c -o /tmp/seed1.o
+    build/pahole -J --btf_features=default --btf_encode_detached=/tmp/ours.btf /tmp/seed1.o
 """
 import argparse
 import random
