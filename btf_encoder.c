@@ -92,6 +92,13 @@ struct cu_func {
 	bool optimized_parms, unexpected_reg, uncertain_parm_loc;
 };
 
+/* A member of a struct, read before the struct is added. */
+struct pending_member {
+	int name_off; /* in the chunk's strings, 0 for none */
+	uint32_t type;
+	uint32_t bit_off, bit_size; /* as btf__add_field() takes them */
+};
+
 struct btf_encoder {
 	const struct btf_encoder_conf *conf;
 	struct btf *btf; /* the current chunk's */
@@ -119,6 +126,8 @@ struct btf_encoder {
 		DARRAY(struct btf_func_param) params;
 		DARRAY(struct cu_param_loc) locs; /* parallel to params */
 		DARRAY(struct btf_decl_tag_ref) tags;
+		/* The members of the structs being read, innermost last (see encode_struct()). */
+		DARRAY(struct pending_member) members;
 		uint32_t index;
 		uint32_t first_id;
 		size_t first_var; /* the CU's first entry in vars */
@@ -388,6 +397,7 @@ struct die_ops {
 };
 
 static int btf_encoder__encode_children(struct btf_encoder *e, Dwarf_Die *parent);
+static int btf_encoder__encode_die(struct btf_encoder *e, Dwarf_Die *die);
 
 /* Notes that the CU's DWARF is corrupt near @die; -EBADMSG. */
 static int btf_encoder__corrupt(struct btf_encoder *e, Dwarf_Die *die)
@@ -475,15 +485,12 @@ static int btf_encoder__name_type(struct btf_encoder *e, int id, int off)
  * says, which is what pahole v1.31 encodes: the name goes to the member just
  * added, found by @nr, not by the wrapped count.
  */
-static int btf_encoder__add_field(struct btf_encoder *e, int id, uint32_t nr,
-				  const struct die_attrs *m, int type, uint32_t bit_off,
-				  uint32_t bit_size)
+static int btf_encoder__add_field(struct btf_encoder *e, int id, uint32_t nr, int off, int type,
+				  uint32_t bit_off, uint32_t bit_size)
 {
-	int off = btf_encoder__str(e, m), err;
 	struct btf_type *t;
+	int err;
 
-	if (off < 0)
-		return off;
 	err = btf__add_field(e->btf, NULL, type, bit_off, bit_size);
 	if (err || !off)
 		return err;
@@ -747,61 +754,115 @@ static int64_t member_bit_offset(const struct btf_encoder *e, const struct die_a
 	return m->member_location * 8;
 }
 
+/* Encodes the types declared inside @die (see encode_struct()), in DIE order. */
+static int btf_encoder__encode_nested(struct btf_encoder *e, Dwarf_Die *die)
+{
+	Dwarf_Die child;
+	int err = 0, rc = 0;
+
+	if (!dwarf_haschildren(die) || btf_encoder__child(e, die, &child) != 0)
+		return 0;
+	e->cu.depth++;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (tag != DW_TAG_member && tag != DW_TAG_LLVM_annotation)
+			err = btf_encoder__encode_die(e, &child);
+	} while (!err && (rc = btf_encoder__sibling(e, &child)) == 0);
+	e->cu.depth--;
+	if (!err && rc < 0)
+		err = btf_encoder__corrupt(e, &child);
+	return err;
+}
+
+/*
+ * A struct's types (clang nests there the anonymous struct or union of a
+ * member) each come before the struct, in DIE order: pahole v1.31 numbers a
+ * struct once all its children are read, a nested type when it is met.
+ * libbpf's dedup of split BTF depends on the order of the types (a base's
+ * FWD met by a module's STRUCT).  So the members are read in one walk that
+ * encodes the nested types, and added once it is done.
+ */
 static int encode_struct(struct btf_encoder *e, Dwarf_Die *die)
 {
 	bool is_union = dwarf_tag(die) == DW_TAG_union_type;
-	size_t first_tag = e->cu.tags.nr;
-	uint32_t bit_off, bit_size; /* as btf__add_field() takes them */
-	bool nested = false;
+	size_t first_tag = e->cu.tags.nr, first = e->cu.members.nr, i;
 	struct die_attrs a;
 	Dwarf_Die child;
-	uint32_t nr = 0;
-	int id, err;
+	int id, err = 0;
 
 	btf_encoder__attrs(e, die, &a);
 	/* Without a name, libbpf's own error, as pahole v1.31 meets it. */
 	if (a.declaration) {
+		err = btf_encoder__encode_nested(e, die);
 		id = btf__add_fwd(e->btf, a.name, is_union ? BTF_FWD_UNION : BTF_FWD_STRUCT);
-		return btf_encoder__added(e, die, id);
+		return err ?: btf_encoder__added(e, die, id);
+	}
+	if (dwarf_haschildren(die) && btf_encoder__child(e, die, &child) == 0) {
+		bool nested = false;
+		int rc = 0;
+
+		e->cu.depth++;
+		do {
+			struct pending_member *pm;
+			uint32_t nr = e->cu.members.nr - first;
+			struct die_attrs m;
+			int tag = dwarf_tag(&child);
+
+			if (tag == DW_TAG_LLVM_annotation) {
+				err = btf_encoder__push_decl_tag(e, decl_tag_value(&child), -1);
+				continue;
+			}
+			if (tag != DW_TAG_member) {
+				nested = true;
+				err = btf_encoder__encode_die(e, &child);
+				continue;
+			}
+			btf_encoder__attrs(e, &child, &m);
+			pm = darray_push(&e->cu.members);
+			if (!pm) {
+				err = -ENOMEM;
+				break;
+			}
+			pm->type = m.type;
+			pm->bit_off = member_bit_offset(e, &m);
+			/* pahole v1.31 keeps a bit field's size in 8 bits. */
+			pm->bit_size = m.has_bit_size ? (uint8_t)m.bit_size : 0;
+			/*
+			 * A bit field's offset has 24 bits in BTF: one past 2 MiB
+			 * into its struct is out of reach, and libbpf refuses it,
+			 * so pahole v1.31 does.  A C struct can have one.
+			 */
+			if ((pm->bit_size || pm->bit_off % 8) && pm->bit_off > 0xffffff)
+				err = -BTF_REFUSED_BITFIELD_OFFSET;
+			pm->name_off = err ?: btf_encoder__str(e, &m);
+			if (pm->name_off < 0)
+				err = pm->name_off;
+			err = err ?: btf_encoder__collect_decl_tags(e, &child, nr);
+		} while (!err && (rc = btf_encoder__sibling(e, &child)) == 0);
+		e->cu.depth--;
+		/* A walk of members alone stops at a DIE libdw cannot read; one of types checks it. */
+		if (!err && rc < 0 && nested)
+			err = btf_encoder__corrupt(e, &child);
+	}
+	if (err) {
+		e->cu.members.nr = first;
+		return err;
 	}
 	id = is_union ? btf__add_union(e->btf, NULL, a.byte_size) :
 			btf__add_struct(e->btf, NULL, a.byte_size);
 	err = btf_encoder__name_type(e, id, btf_encoder__str(e, &a));
 	err = err ?: btf_encoder__added(e, die, id);
-	if (err || btf_encoder__child(e, die, &child) != 0)
-		return err;
-	do {
-		struct die_attrs m;
+	for (i = first; !err && i < e->cu.members.nr; i++) {
+		const struct pending_member *pm = &e->cu.members.data[i];
 
-		if (dwarf_tag(&child) != DW_TAG_member) {
-			const char *value = decl_tag_value(&child);
-
-			if (value)
-				err = btf_encoder__push_decl_tag(e, value, -1);
-			else
-				nested = true;
-			continue;
-		}
-		btf_encoder__attrs(e, &child, &m);
-		bit_off = member_bit_offset(e, &m);
-		/* pahole v1.31 keeps a bit field's size in 8 bits. */
-		bit_size = m.has_bit_size ? (uint8_t)m.bit_size : 0;
-		/*
-		 * A bit field's offset has 24 bits in BTF: one past 2 MiB into
-		 * its struct is out of reach, and libbpf refuses it, so pahole
-		 * v1.31 does.  A C struct can have one.
-		 */
-		if ((bit_size || bit_off % 8) && bit_off > 0xffffff)
-			err = -BTF_REFUSED_BITFIELD_OFFSET;
-		else
-			err = btf_encoder__add_field(e, id, nr, &m, m.type, bit_off, bit_size);
-		err = err ?: btf_encoder__collect_decl_tags(e, &child, nr);
-		nr++;
-	} while (!err && btf_encoder__sibling(e, &child) == 0);
-	warn_vlen(die, nr);
-	/* Decl tags, and types declared inside the struct, come after its members. */
-	err = err ?: btf_encoder__add_cu_decl_tags(e, id, first_tag);
-	return err || !nested ? err : btf_encoder__encode_children(e, die);
+		err = btf_encoder__add_field(e, id, i - first, pm->name_off, pm->type, pm->bit_off,
+					     pm->bit_size);
+	}
+	warn_vlen(die, e->cu.members.nr - first);
+	e->cu.members.nr = first;
+	/* Decl tags come after its members. */
+	return err ?: btf_encoder__add_cu_decl_tags(e, id, first_tag);
 }
 
 static bool enum_is_signed(struct die_attrs *a)
@@ -1629,6 +1690,7 @@ int btf_encoder__encode_cu(struct btf_encoder *e, Dwarf_Die *cu_die, uint32_t cu
 	e->cu.params.nr = 0;
 	e->cu.locs.nr = 0;
 	e->cu.tags.nr = 0;
+	e->cu.members.nr = 0;
 	e->cu.first_var = e->vars.nr;
 	e->cu.index = cu_index;
 	e->cu.depth = 0;
@@ -1963,6 +2025,7 @@ void btf_encoder__delete(struct btf_encoder *e)
 	darray_free(&e->cu.params);
 	darray_free(&e->cu.locs);
 	darray_free(&e->cu.tags);
+	darray_free(&e->cu.members);
 	free(e);
 }
 
