@@ -754,27 +754,6 @@ static int64_t member_bit_offset(const struct btf_encoder *e, const struct die_a
 	return m->member_location * 8;
 }
 
-/* Encodes the types declared inside @die (see encode_struct()), in DIE order. */
-static int btf_encoder__encode_nested(struct btf_encoder *e, Dwarf_Die *die)
-{
-	Dwarf_Die child;
-	int err = 0, rc = 0;
-
-	if (!dwarf_haschildren(die) || btf_encoder__child(e, die, &child) != 0)
-		return 0;
-	e->cu.depth++;
-	do {
-		int tag = dwarf_tag(&child);
-
-		if (tag != DW_TAG_member && tag != DW_TAG_LLVM_annotation)
-			err = btf_encoder__encode_die(e, &child);
-	} while (!err && (rc = btf_encoder__sibling(e, &child)) == 0);
-	e->cu.depth--;
-	if (!err && rc < 0)
-		err = btf_encoder__corrupt(e, &child);
-	return err;
-}
-
 /*
  * A struct's types (clang nests there the anonymous struct or union of a
  * member) each come before the struct, in DIE order: pahole v1.31 numbers a
@@ -794,7 +773,8 @@ static int encode_struct(struct btf_encoder *e, Dwarf_Die *die)
 	btf_encoder__attrs(e, die, &a);
 	/* Without a name, libbpf's own error, as pahole v1.31 meets it. */
 	if (a.declaration) {
-		err = btf_encoder__encode_nested(e, die);
+		/* Its members are no types (die_ops has no entry for them); its nested types are. */
+		err = btf_encoder__encode_children(e, die);
 		id = btf__add_fwd(e->btf, a.name, is_union ? BTF_FWD_UNION : BTF_FWD_STRUCT);
 		return err ?: btf_encoder__added(e, die, id);
 	}
@@ -1002,7 +982,8 @@ static int tag_refusal(int tag)
 static int encode_refused(struct btf_encoder *e, Dwarf_Die *die)
 {
 	if (e->conf->verbose)
-		fprintf(stderr, "btf_encoder: tag %#x at DIE %#llx: refused, as pahole v1.31 does\n",
+		fprintf(stderr,
+			"btf_encoder: tag %#x at DIE %#llx: refused, as pahole v1.31 does\n",
 			dwarf_tag(die), (unsigned long long)dwarf_dieoffset(die));
 	return tag_refusal(dwarf_tag(die));
 }
@@ -1962,8 +1943,9 @@ static int btf_encoder__dedup_carried(struct btf_encoder *e, struct btf_chunk *c
 	if (err)
 		return err;
 	if (w.nr && carrier__find(c->btf, w.nr, &r.id)) {
-		fprintf(stderr, "pahole: internal error: libbpf's dedup did not keep the carriers of "
-				"type IDs last\n");
+		fprintf(stderr,
+			"pahole: internal error: libbpf's dedup did not keep the carriers of "
+			"type IDs last\n");
 		return -EPROTO;
 	}
 	c->nr_types = (w.nr ? r.id : btf__type_cnt(c->btf)) - c->first_id;
@@ -2374,9 +2356,8 @@ static bool variable_name_valid(const char *name)
 	for (i = 0; name[i]; i++) {
 		char c = name[i];
 
-		if (i == 128 ||
-		    !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '.' ||
-		      (i && c >= '0' && c <= '9')))
+		if (i == 128 || !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+				  c == '.' || (i && c >= '0' && c <= '9')))
 			return false;
 	}
 	return i > 0;
@@ -2443,7 +2424,8 @@ static int btf_encoders__add_vars(struct btf_encoder **encoders, unsigned int nr
 			uint32_t type = btf_chunk__merged_id(v->chunk, v->type);
 			int64_t size = btf__resolve_size(btf, type);
 
-			if (!sec || !section_has_vars(conf, sec) || variable_name_skipped(v->name) ||
+			if (!sec || !section_has_vars(conf, sec) ||
+			    variable_name_skipped(v->name) ||
 			    !elf_symtab__find(conf->symtab, v->addr, v->name, STT_OBJECT))
 				continue;
 			/* Its name is checked before its type or size, as upstream does. */
@@ -2565,7 +2547,8 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct b
 		err = btf_encoders__resolved_ambiguous(encoders, nr, btf, &again);
 		if (!err && again) {
 			if (conf->verbose)
-				fprintf(stderr, "btf_encoder: a chunk resolved a declaration of a name that several types bear: the chunks are encoded again, deduplicated once\n");
+				fprintf(stderr,
+					"btf_encoder: a chunk resolved a declaration of a name that several types bear: the chunks are encoded again, deduplicated once\n");
 			btf__free(btf);
 			return BTF_ENCODERS_AGAIN;
 		}

@@ -5,7 +5,10 @@
 
 #include "func_params.h"
 
-#define NONE { -1, -1, -1, -1, -1, -1, -1, -1 }
+#define NONE                                   \
+	{                                      \
+		-1, -1, -1, -1, -1, -1, -1, -1 \
+	}
 
 static const struct {
 	int machine;
