@@ -179,7 +179,7 @@ static uint32_t die_ref(Dwarf_Attribute *attr)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 	/* One that cannot be read resolves to no DIE: corrupt DWARF, see check_dangling. */
-	if (dwarf_formref(attr, &off) != 0 || off >= REF_BAD)
+	if (dwarf_formref(attr, &off) != 0 || off >= REF_OFF_MASK - 1)
 		return REF_BAD;
 #pragma GCC diagnostic pop
 	return REF_DIE | (uint32_t)off;

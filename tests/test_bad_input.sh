@@ -330,7 +330,7 @@ done
 # past_section (a DW_FORM_ref_addr past .debug_info) is not among them: the
 # encoder does not follow references into other CUs yet and takes every
 # DW_FORM_ref_addr for void (README, "Known gaps").
-for v in past_cu mid_die nontype cu_die bad_abbrev bad_form cu_too_long; do
+for v in past_cu high_bits mid_die nontype cu_die bad_abbrev bad_form cu_too_long; do
 	bad_dwarf "$v"
 	bad_input "DWARF defect $v" "$IN/dwarf_$v.o"
 done
