@@ -604,6 +604,14 @@ static int encode_file(const char *path, struct btf_encoder_conf *conf, struct b
 		return err;
 	}
 	symtab = elf_symtab__new(dwarf_loader__elf(loader));
+	/* No .symtab: no functions nor variables.  One we cannot read: an error. */
+	if (!symtab && errno != ENOENT) {
+		err = -errno;
+		fprintf(stderr, "pahole: %s: cannot read the symbol table: %s\n", path,
+			err == -EINVAL ? "corrupt .symtab" : strerror(-err));
+		dwarf_loader__close(loader);
+		return err;
+	}
 	conf->symtab = symtab;
 	conf__set_param_regs(conf, dwarf_loader__elf(loader));
 	conf->libdw_lock = &libdw_lock;

@@ -640,6 +640,29 @@ print('[shdrs]', shoff, shnum * shentsize)
 PYEOF
 }
 
+# elf_set_section_entsize FILE SECTION N: set SECTION's sh_entsize to N.
+elf_set_section_entsize()
+{
+	python3 - "$@" <<'PYEOF'
+import struct, sys
+path, name, n = sys.argv[1], sys.argv[2].encode(), int(sys.argv[3])
+b = bytearray(open(path, 'rb').read())
+is64, end = b[4] == 2, '<' if b[5] == 1 else '>'
+e = struct.unpack_from(end + ('16sHHIQQQIHHHHHH' if is64 else '16sHHIIIIIHHHHHH'), b, 0)
+shoff, shentsize, shnum, shstrndx = e[6], e[11], e[12], e[13]
+sh = end + ('IIQQQQIIQQ' if is64 else 'IIIIIIIIII')
+strs = struct.unpack_from(sh, b, shoff + shstrndx * shentsize)[4]
+for i in range(shnum):
+    s = struct.unpack_from(sh, b, shoff + i * shentsize)
+    if b[strs + s[0]:b.index(b'\0', strs + s[0])] == name:
+        struct.pack_into(end + ('Q' if is64 else 'I'), b,
+                         shoff + i * shentsize + (56 if is64 else 36), n)
+        open(path, 'wb').write(b)
+        sys.exit(0)
+sys.exit('%s: no section %s' % (path, name.decode()))
+PYEOF
+}
+
 # elf_set_section_size FILE NAME SIZE: set the sh_size of FILE's section NAME
 # to SIZE in place (rounded down to a multiple of its sh_entsize, if any);
 # nothing else changes.

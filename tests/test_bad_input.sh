@@ -280,6 +280,13 @@ attempt "$what" -J "$nodwarf"
 check_rc "$what" 0
 check_one_line "$what" "$nodwarf" 'DWARF|debug'
 
+# A symbol table libelf cannot read (sh_entsize 0): no silent BTF without
+# functions, but one line and exit 1.
+badsym=$IN/bad-symtab
+$CC -g -O2 -shared -fPIC "$FIX/sample.c" -o "$badsym" || die "$CC -shared failed"
+elf_set_section_entsize "$badsym" .symtab 0 || die "cannot set .symtab's sh_entsize"
+bad_input "a .symtab with sh_entsize 0" "$badsym" 'symbol table'
+
 # DWARF without a single type (an assembler file built with -g): as pahole
 # v1.31, nothing written, in place or not; and one warning line.
 notypes=$IN/no-types.o
