@@ -1484,9 +1484,25 @@ static bool names_match(const struct btf *b1, const struct btf_type *t1, const s
 		       btf__name_by_offset(b2, t2->name_off));
 }
 
+/* A FWD's kind is that of what it declares, as pahole v1.31 compares them. */
+static int fwd_kind(const struct btf_type *t)
+{
+	if (btf_is_fwd(t))
+		return btf_kflag(t) ? BTF_KIND_UNION : BTF_KIND_STRUCT;
+	return btf_kind(t);
+}
+
 /*
  * Whether two types, each in its own BTF, are the same for the purpose of
- * comparing prototypes: named types by kind and name, the rest by shape.
+ * comparing prototypes, by pahole v1.31's types__match(): a CONST where the
+ * other has none is looked through; named types (a FWD as what it declares)
+ * match by kind and name, integers and floats by size (and encoding) too;
+ * pointers, qualifiers and arrays by what they point to.  Of a function
+ * prototype v1.31 compares the count of parameters and the return type only
+ * (its loop over the parameters compares the return types again), and so do
+ * we.  The relation is equality of the types with their CONSTs taken out and
+ * FWDs taken for their kind, so an equivalence: which sighting is compared
+ * with which does not change the verdict.
  */
 static bool types_match_depth(const struct btf *b1, uint32_t id1, const struct btf *b2,
 			      uint32_t id2, int depth)
@@ -1494,6 +1510,7 @@ static bool types_match_depth(const struct btf *b1, uint32_t id1, const struct b
 	/* Corrupt input can make prototypes refer to themselves: a bounded walk. */
 	for (; depth < 32; depth++) {
 		const struct btf_type *t1, *t2;
+		int k1, k2;
 
 		if (!id1 || !id2)
 			return id1 == id2;
@@ -1501,22 +1518,34 @@ static bool types_match_depth(const struct btf *b1, uint32_t id1, const struct b
 		t2 = btf__type_by_id(b2, id2);
 		if (!t1 || !t2)
 			return false;
-		if (btf_kind(t1) != btf_kind(t2)) {
-			/* Loosely: const and non-const, declared and defined match. */
-			if (btf_is_const(t1)) {
+		k1 = fwd_kind(t1);
+		k2 = fwd_kind(t2);
+		if (k1 != k2) {
+			if (k1 == BTF_KIND_CONST) {
 				id1 = t1->type;
 				continue;
 			}
-			if (btf_is_const(t2)) {
+			if (k2 == BTF_KIND_CONST) {
 				id2 = t2->type;
 				continue;
 			}
-			if ((btf_is_fwd(t1) && btf_is_composite(t2)) ||
-			    (btf_is_fwd(t2) && btf_is_composite(t1)))
-				return names_match(b1, t1, b2, t2);
 			return false;
 		}
-		switch (btf_kind(t1)) {
+		switch (k1) {
+		case BTF_KIND_INT:
+			if (t1->size != t2->size || btf_int_encoding(t1) != btf_int_encoding(t2) ||
+			    btf_int_offset(t1) != btf_int_offset(t2) ||
+			    btf_int_bits(t1) != btf_int_bits(t2))
+				return false;
+			return names_match(b1, t1, b2, t2);
+		case BTF_KIND_FLOAT:
+			return t1->size == t2->size && names_match(b1, t1, b2, t2);
+		case BTF_KIND_TYPEDEF:
+		case BTF_KIND_STRUCT:
+		case BTF_KIND_UNION:
+		case BTF_KIND_ENUM:
+		case BTF_KIND_ENUM64:
+			return names_match(b1, t1, b2, t2);
 		case BTF_KIND_PTR:
 		case BTF_KIND_CONST:
 		case BTF_KIND_VOLATILE:
@@ -1531,21 +1560,14 @@ static bool types_match_depth(const struct btf *b1, uint32_t id1, const struct b
 			id1 = btf_array(t1)->type;
 			id2 = btf_array(t2)->type;
 			continue;
-		case BTF_KIND_FUNC_PROTO: {
-			const struct btf_param *p1 = btf_params(t1), *p2 = btf_params(t2);
-			int i;
-
+		case BTF_KIND_FUNC_PROTO:
 			if (btf_vlen(t1) != btf_vlen(t2))
 				return false;
-			for (i = 0; i < btf_vlen(t1); i++)
-				if (!types_match_depth(b1, p1[i].type, b2, p2[i].type, depth + 1))
-					return false;
 			id1 = t1->type;
 			id2 = t2->type;
 			continue;
-		}
 		default:
-			return names_match(b1, t1, b2, t2);
+			return false;
 		}
 	}
 	return false;
