@@ -27,7 +27,8 @@
 # Each line: NAME, then "differences: N" and the kinds that differ with how
 # many types are only in upstream's (-) and only in ours (+); or what went
 # wrong: "CRASH" (ours died of a signal), "ours failed (exit N)", "upstream
-# wrote nothing" and the like.  Then a summary.  Exit status 0 only when every
+# wrote nothing" and the like; "refused as upstream" where both write nothing
+# (v1.31 exits 0 there, we exit 1 with the cause), which counts as agreeing.  Then a summary.  Exit status 0 only when every
 # input has 0 differences and neither side failed.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -110,6 +111,9 @@ one()
 		line="CRASH: ours died of signal $((rc_o - 128))"
 	elif [ "$rc_u" -ne 0 ] && [ "$rc_o" -ne 0 ]; then
 		line="both failed (upstream exit $rc_u, ours exit $rc_o)"
+	elif [ "$rc_o" -ne 0 ] && [ "$rc_o" -lt 128 ] && [ ! -s "$dir/upstream.btf" ]; then
+		# v1.31 writes nothing and exits 0 where it cannot encode; we exit 1.
+		line="refused as upstream: both wrote nothing: $(head -n 1 "$dir/ours.log")"
 	elif [ "$rc_o" -ne 0 ]; then
 		line="ours failed (exit $rc_o): $(head -n 1 "$dir/ours.log")"
 	elif [ "$rc_u" -ne 0 ]; then
@@ -132,7 +136,8 @@ one()
 			      else printf "differences: %s%s\n", n, kinds ? "  kinds:" kinds : "" }' "$dir/diff")
 	fi
 	echo "$name  $line"
-	if [ "$line" = "differences: 0" ] && [ "$keep" = 0 ]; then
+	if { [ "$line" = "differences: 0" ] || [[ $line == "refused as upstream"* ]]; } &&
+		[ "$keep" = 0 ]; then
 		rm -rf "$dir"
 	else
 		echo "$f" > "$dir/input"
@@ -147,5 +152,8 @@ printf '%s\n' "${files[@]}" |
 	tee "$outdir/results.txt"
 total=$(wc -l < "$outdir/results.txt")
 same=$(grep -c '  differences: 0$' "$outdir/results.txt")
-echo "== $same of $total inputs with 0 differences; the others' outputs and logs are in $outdir"
+refused=$(grep -c '  refused as upstream' "$outdir/results.txt")
+echo "== $same of $total inputs with 0 differences, $refused refused by both (upstream" \
+	"exit 0, ours exit 1); the others' outputs and logs are in $outdir"
+same=$((same + refused))
 [ "$same" -eq "$total" ]
