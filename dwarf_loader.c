@@ -474,19 +474,19 @@ int dwarf_loader__for_each_chunk(struct dwarf_loader *l, unsigned int nr_workers
 		workers[i].queue = &q;
 		workers[i].ctx = worker_ctx[i];
 	}
-	if (nr_workers == 1) {
-		worker__run(&workers[0]);
-	} else {
-		for (i = 0; i < nr_workers; i++, started++) {
-			err = -pthread_create(&workers[i].thread, NULL, worker__run, &workers[i]);
-			if (err) {
-				cu_queue__fail(&q, err);
-				break;
-			}
+	/*
+	 * N threads for -jN, -j1 too, as pahole starts them: the main thread
+	 * only waits (upstream's tests/reproducible_build.sh counts them).
+	 */
+	for (i = 0; i < nr_workers; i++, started++) {
+		err = -pthread_create(&workers[i].thread, NULL, worker__run, &workers[i]);
+		if (err) {
+			cu_queue__fail(&q, err);
+			break;
 		}
-		for (i = 0; i < started; i++)
-			pthread_join(workers[i].thread, NULL);
 	}
+	for (i = 0; i < started; i++)
+		pthread_join(workers[i].thread, NULL);
 	free(workers);
 	pthread_mutex_destroy(&q.lock);
 	return q.err;
