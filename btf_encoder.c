@@ -176,6 +176,12 @@ static uint32_t die_ref(Dwarf_Attribute *attr)
 	 */
 	if (dwarf_whatform(attr) == DW_FORM_ref_addr)
 		return 0;
+	/*
+	 * A type unit's signature (-fdebug-types-section): pahole v1.31 reads no
+	 * type unit and takes such a reference for void, and so do we.
+	 */
+	if (dwarf_whatform(attr) == DW_FORM_ref_sig8)
+		return 0;
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 	/* One that cannot be read resolves to no DIE: corrupt DWARF, see check_dangling. */

@@ -77,7 +77,11 @@ static int dwarf_loader__open_relocated(struct dwarf_loader *l, const char *path
 	return l->dwarf ? 0 : -EBADMSG;
 }
 
-/* The section called @name and its header, or NULL. */
+/*
+ * The section called @name and its header, or NULL; as libdw does, not one in
+ * a section group (a relocatable file's COMDAT type units, -fdebug-types-section,
+ * come in a .debug_info of their own there).
+ */
 static Elf_Scn *elf_section(Elf *elf, const char *name, GElf_Shdr *shdr)
 {
 	Elf_Scn *scn = NULL;
@@ -91,7 +95,7 @@ static Elf_Scn *elf_section(Elf *elf, const char *name, GElf_Shdr *shdr)
 		if (!gelf_getshdr(scn, shdr))
 			return NULL;
 		n = elf_strptr(elf, shstrndx, shdr->sh_name);
-		if (n && !strcmp(n, name))
+		if (n && !strcmp(n, name) && !(shdr->sh_flags & SHF_GROUP))
 			return scn;
 	}
 	return NULL;
