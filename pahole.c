@@ -622,6 +622,7 @@ static int encode_file(const char *path, struct btf_encoder_conf *conf, struct b
 	 * claimed the function table's nodes, so it is built again.
 	 */
 	for (;;) {
+		err = 0;
 		if (symtab) {
 			elf_functions__delete(conf->functions);
 			conf->functions = elf_functions__new(symtab);

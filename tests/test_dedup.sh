@@ -48,6 +48,11 @@ world()
 		"$PAHOLE" -J -j$j --btf_features=default --btf_encode_detached="$TMP/$name.j$j.btf" \
 			"$TMP/$name.so" || { not_ok "$name -j$j: exit $?"; continue; }
 	done
+	# The second encoding, without the features that set up the first (kfuncs).
+	"$PAHOLE" -J --btf_encode_detached="$TMP/$name.plain.btf" "$TMP/$name.so"
+	check "$name: no --btf_features: exit 0 (got $?)" [ $? -eq 0 ]
+	got=$(count "$TMP/$name.plain.btf" STRUCT S)
+	check "$name: no --btf_features: STRUCT S $got times, want 2" [ "$got" = 2 ]
 	check "$name: -j1 and -j2 give the same bytes" cmp -s "$TMP/$name.j1.btf" "$TMP/$name.j2.btf"
 	for want in "$@"; do
 		kind=${want%%:*}
