@@ -2448,13 +2448,19 @@ static int btf_encoders__add_vars(struct btf_encoder **encoders, unsigned int nr
 		for (j = 0; j < encoders[i]->vars.nr; j++) {
 			const struct btf_var_state *v = &encoders[i]->vars.data[j];
 			const struct elf_section *sec =
-				elf_symtab__section_at(conf->symtab, v->addr);
+				elf_symtab__data_section_at(conf->symtab, v->addr);
 			uint32_t type = btf_chunk__merged_id(v->chunk, v->type);
 			int64_t size = btf__resolve_size(btf, type);
 
-			if (!sec || !section_has_vars(conf, sec) ||
-			    variable_name_skipped(v->name) ||
-			    !elf_symtab__find(conf->symtab, v->addr, v->name, STT_OBJECT))
+			if (!sec || !section_has_vars(conf, sec) || variable_name_skipped(v->name))
+				continue;
+			/*
+			 * At offset 0 it may be in a discarded section, which DWARF
+			 * gives address 0: a symbol of its name must be in the
+			 * section (pahole v1.31's variable_in_sec).
+			 */
+			if (v->addr == sec->addr &&
+			    !elf_symtab__has_object(conf->symtab, v->name, sec->index))
 				continue;
 			/* Its name is checked before its type or size, as upstream does. */
 			if (!variable_name_valid(v->name)) {

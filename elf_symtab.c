@@ -9,7 +9,6 @@
 struct elf_symtab {
 	struct elf_sym *syms;
 	size_t nr_syms;
-	const struct elf_sym **by_addr; /* syms sorted by address */
 	struct elf_section *sections;
 	size_t nr_sections;
 	int relocatable;
@@ -97,50 +96,6 @@ static int elf_symtab__read_syms(struct elf_symtab *st, Elf *elf, Elf_Scn *scn, 
 	return 0;
 }
 
-static int sym_addr__cmp(const void *a, const void *b)
-{
-	const struct elf_sym *x = *(const struct elf_sym **)a, *y = *(const struct elf_sym **)b;
-
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	return x < y ? -1 : x > y;
-}
-
-static int elf_symtab__sort(struct elf_symtab *st)
-{
-	size_t i;
-
-	st->by_addr = calloc(st->nr_syms ?: 1, sizeof(*st->by_addr));
-	if (!st->by_addr)
-		return -ENOMEM;
-	for (i = 0; i < st->nr_syms; i++)
-		st->by_addr[i] = &st->syms[i];
-	qsort(st->by_addr, st->nr_syms, sizeof(*st->by_addr), sym_addr__cmp);
-	return 0;
-}
-
-const struct elf_sym *elf_symtab__find(const struct elf_symtab *st, uint64_t addr, const char *name,
-				       int type)
-{
-	size_t lo = 0, hi = st->nr_syms;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (st->by_addr[mid]->addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < st->nr_syms && st->by_addr[lo]->addr == addr; lo++) {
-		const struct elf_sym *s = st->by_addr[lo];
-
-		if (s->type == type && !strcmp(s->name, name))
-			return s;
-	}
-	return NULL;
-}
-
 struct elf_symtab *elf_symtab__new(Elf *elf)
 {
 	struct elf_symtab *st = calloc(1, sizeof(*st));
@@ -158,7 +113,6 @@ struct elf_symtab *elf_symtab__new(Elf *elf)
 	if (!err && !symtab_scn)
 		err = -ENOENT;
 	err = err ?: elf_symtab__read_syms(st, elf, symtab_scn, xndx_scn);
-	err = err ?: elf_symtab__sort(st);
 	if (err) {
 		elf_symtab__delete(st);
 		errno = -err;
@@ -172,7 +126,6 @@ void elf_symtab__delete(struct elf_symtab *st)
 	if (!st)
 		return;
 	free(st->syms);
-	free(st->by_addr);
 	free(st->sections);
 	free(st);
 }
@@ -192,17 +145,29 @@ const struct elf_section *elf_symtab__section(const struct elf_symtab *st, uint3
 	return shndx && shndx < st->nr_sections ? &st->sections[shndx] : NULL;
 }
 
-const struct elf_section *elf_symtab__section_at(const struct elf_symtab *st, uint64_t addr)
+const struct elf_section *elf_symtab__data_section_at(const struct elf_symtab *st, uint64_t addr)
 {
 	size_t i;
 
 	for (i = 1; i < st->nr_sections; i++) {
 		const struct elf_section *s = &st->sections[i];
 
-		if ((s->flags & SHF_ALLOC) && addr >= s->addr && addr - s->addr < s->size)
+		if ((s->type == SHT_PROGBITS || s->type == SHT_NOBITS) && addr >= s->addr &&
+		    addr - s->addr < s->size)
 			return s;
 	}
 	return NULL;
+}
+
+bool elf_symtab__has_object(const struct elf_symtab *st, const char *name, uint32_t shndx)
+{
+	size_t i;
+
+	for (i = 0; i < st->nr_syms; i++)
+		if (st->syms[i].shndx == shndx && st->syms[i].type == STT_OBJECT &&
+		    !strcmp(st->syms[i].name, name))
+			return true;
+	return false;
 }
 
 uint32_t elf_symtab__find_section(const struct elf_symtab *st, const char *name)

@@ -4,6 +4,7 @@
 
 /* The ELF symbol table of the input, read once and then only read. */
 #include <gelf.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 struct elf_symtab;
@@ -37,11 +38,15 @@ const struct elf_sym *elf_symtab__sym(const struct elf_symtab *symtab, size_t i)
 
 /* The section with index @shndx, or NULL. */
 const struct elf_section *elf_symtab__section(const struct elf_symtab *symtab, uint32_t shndx);
-/* The symbol of type @type called @name at @addr, or NULL. */
-const struct elf_sym *elf_symtab__find(const struct elf_symtab *symtab, uint64_t addr,
-				       const char *name, int type);
-/* The allocated section that holds address @addr, or NULL. */
-const struct elf_section *elf_symtab__section_at(const struct elf_symtab *symtab, uint64_t addr);
+/*
+ * The first PROGBITS or NOBITS section whose [sh_addr, sh_addr + sh_size)
+ * holds @addr, allocated or not, or NULL: where pahole v1.31 looks for a
+ * variable (get_elf_section).
+ */
+const struct elf_section *elf_symtab__data_section_at(const struct elf_symtab *symtab,
+						      uint64_t addr);
+/* Whether an STT_OBJECT symbol called @name is in section @shndx (a linear search). */
+bool elf_symtab__has_object(const struct elf_symtab *symtab, const char *name, uint32_t shndx);
 /* The index of the section called @name, or 0. */
 uint32_t elf_symtab__find_section(const struct elf_symtab *symtab, const char *name);
 /* Whether symbol addresses are section offsets (ET_REL) rather than addresses. */
