@@ -582,6 +582,12 @@ static int silent_libbpf_print(enum libbpf_print_level level, const char *fmt, v
 	return 0;
 }
 
+/* With -V, libbpf's warnings and information (each says "libbpf: " itself). */
+static int verbose_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	return level == LIBBPF_DEBUG ? 0 : vfprintf(stderr, fmt, ap);
+}
+
 /*
  * Opens the ELF file @path and encodes it with @conf (whose base BTF, if
  * any, is already read): 0 and the BTF in *@out, -ENODATA for a file
@@ -678,7 +684,7 @@ int main(int argc, char *argv[])
 	free(args.features);
 	if (err)
 		return EXIT_FAILURE;
-	libbpf_set_print(silent_libbpf_print);
+	libbpf_set_print(conf.verbose ? verbose_libbpf_print : silent_libbpf_print);
 	catch_signals(args.input);
 	if (args.btf_base) {
 		conf.base_btf = btf__parse(args.btf_base, NULL);
