@@ -13,8 +13,8 @@
 struct distill {
 	const struct btf *base;
 	const struct btf *split;
-	uint32_t nr_base;	/* type IDs below this are the base's */
-	uint32_t *map;		/* old ID -> new ID; base IDs also marked USED */
+	uint32_t nr_base; /* type IDs below this are the base's */
+	uint32_t *map; /* old ID -> new ID; base IDs also marked USED */
 	int err;
 };
 

@@ -1939,7 +1939,12 @@ static int btf_encoder__dedup_chunk(struct btf_encoder *e, struct btf *btf, uint
 	for (i = 0; i < nr_before && !err; i++)
 		if (!(before[i] = arena__strdup(&copies, before[i])))
 			err = -ENOMEM;
-	err = err ?: btf_dedup__run(btf);
+	/*
+	 * libbpf's own dedup: a chunk's identical pointers are merged by it,
+	 * and whatever they kept apart meets again in the final dedup, which
+	 * takes v1.31's pointer rule (btf_dedup.h).
+	 */
+	err = err ?: btf__dedup(btf, NULL);
 	err = err ?: btf__decl_names(btf, first, &after, &nr_after);
 	for (i = 0; i < nr_before && !err; i++) {
 		const char **slot;

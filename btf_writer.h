@@ -18,7 +18,7 @@
 int btf_writer__raw(const char *path, const void *data, size_t size, const char **cause);
 
 struct btf_section {
-	const char *name;	/* ".BTF", ".BTF.base" */
+	const char *name; /* ".BTF", ".BTF.base" */
 	const void *data;
 	size_t size;
 };

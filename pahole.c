@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <malloc.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -686,6 +687,13 @@ int main(int argc, char *argv[])
 		return EXIT_FAILURE;
 	libbpf_set_print(conf.verbose ? verbose_libbpf_print : silent_libbpf_print);
 	catch_signals(args.input);
+	/*
+	 * With one worker, it and the main thread share glibc's main arena: a
+	 * worker thread would get an arena of its own, and what the main thread
+	 * frees (reading the symbols) would not serve it (8 MB more at -j1).
+	 */
+	if (conf.jobs == 1)
+		mallopt(M_ARENA_MAX, 1);
 	if (args.btf_base) {
 		conf.base_btf = btf__parse(args.btf_base, NULL);
 		if (!conf.base_btf) {

@@ -122,4 +122,3 @@ void btf_type__shift_strs(struct btf_type *t, uint32_t delta)
 			*name_off += delta;
 	}
 }
-
