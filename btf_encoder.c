@@ -1135,6 +1135,28 @@ static int btf_encoder__collect_params(struct btf_encoder *e, Dwarf_Die *die, st
 	return err;
 }
 
+/*
+ * Forgets the function just collected when a parameter has no name (C23 and
+ * C++ allow that), as pahole v1.31 passes such a sighting over
+ * (ftype__has_arg_names).  Its parameters and tags are the last collected.
+ */
+static int btf_encoder__drop_unnamed(struct btf_encoder *e)
+{
+	const struct cu_func *f = &e->cu.funcs.data[e->cu.funcs.nr - 1];
+	uint32_t i;
+
+	for (i = 0; i < f->nr_params; i++)
+		if (!e->cu.params.data[f->first_param + i].name)
+			break;
+	if (i == f->nr_params)
+		return 0;
+	e->cu.params.nr = f->first_param;
+	e->cu.locs.nr = f->first_param;
+	e->cu.tags.nr = f->first_tag;
+	e->cu.funcs.nr--;
+	return 0;
+}
+
 static int btf_encoder__collect_func(struct btf_encoder *e, Dwarf_Die *die)
 {
 	struct elf_functions_entry *entry;
@@ -1156,7 +1178,7 @@ static int btf_encoder__collect_func(struct btf_encoder *e, Dwarf_Die *die)
 	memset(f, 0, sizeof(*f));
 	f->entry = entry;
 	f->ret_type = a.type;
-	return btf_encoder__collect_params(e, die, f);
+	return btf_encoder__collect_params(e, die, f) ?: btf_encoder__drop_unnamed(e);
 }
 
 /* ---- variables ---- */

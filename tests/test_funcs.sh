@@ -82,6 +82,7 @@ CASES=(
 	"abi|abi|gcc clang|default plain|consistent_func"
 	"nested|nested|gcc|default plain|"
 	"weak|weak_a weak_b|gcc clang|default plain default_j2 plain_j2|consistent_func"
+	"unnamed|unnamed|gcc clang|default plain|"
 	"split|split_a split_b|gcc|default plain default_j2 plain_j2|"
 	"vars|vars|gcc|default plain global_var|var"
 	"decltag|decltag|clang|default plain skip_decl_tag no_decl_tag|decl_tag"
