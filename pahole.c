@@ -635,7 +635,9 @@ static int encode_file(const char *path, struct btf_encoder_conf *conf, struct b
 			conf->functions = elf_functions__new(symtab);
 			if (!conf->functions)
 				err = -ENOMEM;
-			else if (btf_encoder_conf__has(conf, BTF_FEAT_DECL_TAG_KFUNCS))
+			/* As pahole v1.31: kfunc tags are decl tags, off with them. */
+			else if (btf_encoder_conf__has(conf, BTF_FEAT_DECL_TAG_KFUNCS) &&
+				 btf_encoder_conf__has(conf, BTF_FEAT_DECL_TAG))
 				err = btf_ids__mark_kfuncs(dwarf_loader__elf(loader), symtab,
 							   conf->functions);
 		}

@@ -63,7 +63,8 @@ add_mode plain "" "decltag" ""
 add_mode global_var "--btf_features=default,global_var" "consistent decltag kfuncs globalvar" \
 	"global_var"
 add_mode skip_decl_tag "--skip_encoding_btf_decl_tag" "" ""
-add_mode no_decl_tag "--btf_features=$NO_DECL_TAG" "consistent kfuncs" ""
+# decl_tag_kfuncs without decl_tag: no kfunc tags either, as pahole v1.31.
+add_mode no_decl_tag "--btf_features=$NO_DECL_TAG" "consistent" ""
 add_mode no_kfuncs "--btf_features=$NO_KFUNCS" "consistent decltag" ""
 # With several CUs: the same with two threads.
 add_mode default_j2 "-j2 --btf_features=default" "consistent decltag kfuncs" ""
@@ -86,7 +87,7 @@ CASES=(
 	"split|split_a split_b|gcc|default plain default_j2 plain_j2|"
 	"vars|vars|gcc|default plain global_var|var"
 	"decltag|decltag|clang|default plain skip_decl_tag no_decl_tag|decl_tag"
-	"kfunc|kfunc|gcc clang|default plain no_kfuncs|decl_tag_kfuncs"
+	"kfunc|kfunc|gcc clang|default plain no_kfuncs no_decl_tag|decl_tag_kfuncs"
 )
 
 SUPPORTED=" $("$PAHOLE" --supported_btf_features | tr ',' ' ') "
