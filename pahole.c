@@ -117,13 +117,17 @@ struct args {
 	const char *input;
 	const char *detached;
 	const char *btf_base;
-	char *features;
-	bool features_strict;
+	/*
+	 * The features, as each option met so far leaves them (see
+	 * args__features()); features_listed once a list has been met.
+	 */
+	unsigned int features;
+	bool features_listed;
 	bool encode;
 	unsigned int jobs;
 	int verbose;
-	unsigned int legacy_on, legacy_off; /* features set by pahole's older options */
 	int lang_exclude[NR_LANGS + 1];
+	char bad_feature[128]; /* why a list was refused */
 };
 
 enum {
@@ -211,6 +215,54 @@ static int parse_lang_exclude(char *list, int *out)
 	return 0;
 }
 
+/*
+ * Applies a --btf_features list, as pahole v1.31 does while it reads its
+ * options in order: the first list turns every feature off, then each list
+ * turns on what it names ("default" the default set, "+name" the default set
+ * and name); the older options set or clear one feature each where they
+ * stand, so one after a list counts and one before the first list does not.
+ * Unknown names are ignored, as pahole does, unless @strict; so is "all",
+ * which --btf_gen_all passes: v1.31's --btf_gen_all turns every feature off.
+ */
+static int args__features(struct args *a, const char *arg, bool strict)
+{
+	char *list, *save = NULL, *tok;
+	int f;
+
+	if (!a->features_listed)
+		a->features = 0;
+	a->features_listed = true;
+	list = strdup(arg);
+	if (!list) {
+		snprintf(a->bad_feature, sizeof(a->bad_feature), "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		bool dflt = !strcmp(tok, "default");
+
+		if (*tok == '+' || dflt) {
+			for (f = 0; f < BTF_FEAT__NR; f++)
+				if (btf_features[f].in_default)
+					a->features |= 1u << f;
+			if (dflt)
+				continue;
+			tok++;
+		}
+		for (f = 0; f < BTF_FEAT__NR && strcmp(btf_features[f].name, tok); f++)
+			;
+		if (f < BTF_FEAT__NR) {
+			a->features |= 1u << f;
+		} else if (strict) {
+			snprintf(a->bad_feature, sizeof(a->bad_feature),
+				 "unknown BTF feature '%s' in --btf_features_strict", tok);
+			free(list);
+			return -EINVAL;
+		}
+	}
+	free(list);
+	return 0;
+}
+
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct args *a = state->input;
@@ -232,22 +284,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				     MAX_JOBS);
 		break;
 	case OPT_FEATURES_STRICT:
-		a->features_strict = true;
-		/* fall through */
 	case OPT_FEATURES:
-		/* Repeated lists add up, as kernel Makefiles that append one expect. */
-		if (a->features) {
-			char *both;
-
-			if (asprintf(&both, "%s,%s", a->features, arg) < 0)
-				argp_failure(state, EXIT_FAILURE, ENOMEM, "--btf_features");
-			free(a->features);
-			a->features = both;
-		} else {
-			a->features = strdup(arg);
-			if (!a->features)
-				argp_failure(state, EXIT_FAILURE, ENOMEM, "--btf_features");
-		}
+	case OPT_GEN_ALL:
+		if (args__features(a, key == OPT_GEN_ALL ? "all" : arg, key == OPT_FEATURES_STRICT))
+			argp_failure(state, EXIT_FAILURE, 0, "%s", a->bad_feature);
 		break;
 	case OPT_SUPPORTED: {
 		const char *sep = "";
@@ -263,28 +303,25 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		exit(0);
 	}
 	case OPT_GEN_FLOATS:
-		a->legacy_on |= BTF_FEAT(FLOAT);
+		a->features |= BTF_FEAT(FLOAT);
 		break;
 	case OPT_GEN_OPTIMIZED:
-		a->legacy_on |= BTF_FEAT(OPTIMIZED_FUNC);
-		break;
-	case OPT_GEN_ALL:
-		a->legacy_on |= BTF_FEAT(FLOAT) | BTF_FEAT(OPTIMIZED_FUNC);
+		a->features |= BTF_FEAT(OPTIMIZED_FUNC);
 		break;
 	case OPT_SKIP_INCONSISTENT:
-		a->legacy_on |= BTF_FEAT(CONSISTENT_FUNC);
+		a->features |= BTF_FEAT(CONSISTENT_FUNC);
 		break;
 	case OPT_SKIP_ENUM64:
-		a->legacy_off |= BTF_FEAT(ENUM64);
+		a->features &= ~BTF_FEAT(ENUM64);
 		break;
 	case OPT_SKIP_TYPE_TAG:
-		a->legacy_off |= BTF_FEAT(TYPE_TAG);
+		a->features &= ~BTF_FEAT(TYPE_TAG);
 		break;
 	case OPT_SKIP_DECL_TAG:
-		a->legacy_off |= BTF_FEAT(DECL_TAG);
+		a->features &= ~BTF_FEAT(DECL_TAG);
 		break;
 	case OPT_SKIP_VARS:
-		a->legacy_off |= BTF_FEAT(VAR);
+		a->features &= ~BTF_FEAT(VAR);
 		break;
 	case OPT_LANG_EXCLUDE:
 		if (parse_lang_exclude(arg, a->lang_exclude))
@@ -315,61 +352,16 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-/*
- * --btf_features replaces the defaults of the older options with exactly
- * the listed features; "default" stands for the default set, and "+name"
- * for the default set and name.  Unknown
- * names are ignored, as pahole does, unless the list is strict.
- */
-static int parse_features(const struct args *a, unsigned int *features)
-{
-	char *list, *save = NULL, *tok;
-	int f, err = 0;
+/* Without --btf_features: what pahole's older options leave on by default. */
+#define ARGS_FEATURES_INITIAL \
+	(BTF_FEAT(VAR) | BTF_FEAT(DECL_TAG) | BTF_FEAT(TYPE_TAG) | BTF_FEAT(ENUM64))
 
-	*features = 0;
-	list = strdup(a->features);
-	if (!list)
-		return -ENOMEM;
-	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		/* "+feature": the default set and this one. */
-		if (*tok == '+') {
-			for (f = 0; f < BTF_FEAT__NR; f++)
-				if (btf_features[f].in_default)
-					*features |= 1u << f;
-			tok++;
-		}
-		if (!strcmp(tok, "default") || !strcmp(tok, "all")) {
-			for (f = 0; f < BTF_FEAT__NR; f++)
-				if (btf_features[f].in_default || !strcmp(tok, "all"))
-					*features |= 1u << f;
-			continue;
-		}
-		for (f = 0; f < BTF_FEAT__NR && strcmp(btf_features[f].name, tok); f++)
-			;
-		if (f < BTF_FEAT__NR) {
-			*features |= 1u << f;
-		} else if (a->features_strict) {
-			fprintf(stderr,
-				"pahole: unknown BTF feature '%s' in --btf_features_strict\n", tok);
-			err = -EINVAL;
-			break;
-		}
-	}
-	free(list);
-	return err;
-}
-
-static int args__conf(const struct args *a, struct btf_encoder_conf *conf)
+static void args__conf(const struct args *a, struct btf_encoder_conf *conf)
 {
 	conf->verbose = a->verbose;
 	conf->jobs = a->jobs ?: 1;
 	conf->lang_exclude = a->lang_exclude;
-	if (a->features)
-		return parse_features(a, &conf->features);
-	/* Without --btf_features: what pahole's older options select. */
-	conf->features = BTF_FEAT(VAR) | BTF_FEAT(DECL_TAG) | BTF_FEAT(TYPE_TAG) | BTF_FEAT(ENUM64);
-	conf->features = (conf->features | a->legacy_on) & ~a->legacy_off;
-	return 0;
+	conf->features = a->features;
 }
 
 /*
@@ -674,7 +666,7 @@ int main(int argc, char *argv[])
 		NULL,
 	};
 	struct btf_encoder_conf conf = {};
-	struct args args = {};
+	struct args args = { .features = ARGS_FEATURES_INITIAL };
 	struct btf *btf = NULL;
 	const char *cause;
 	const void *raw;
@@ -683,10 +675,7 @@ int main(int argc, char *argv[])
 
 	if (argp_parse(&argp, argc, argv, 0, NULL, &args) != 0)
 		return EXIT_FAILURE;
-	err = args__conf(&args, &conf);
-	free(args.features);
-	if (err)
-		return EXIT_FAILURE;
+	args__conf(&args, &conf);
 	libbpf_set_print(conf.verbose ? verbose_libbpf_print : silent_libbpf_print);
 	catch_signals(args.input);
 	/*

@@ -112,7 +112,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t variant_feat = size > EI_PAD + 1 ? data[EI_PAD + 1] : 0;
 	char features[] = "default,global_var";
 	struct btf_encoder_conf conf = {};
-	struct args args = {};
+	struct args args = { .features = ARGS_FEATURES_INITIAL };
 	struct btf *btf = NULL;
 	const void *raw;
 	char path[64];
@@ -125,10 +125,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!(variant_feat & 2)) {
 		if (!(variant_feat & 1))
 			features[strlen("default")] = '\0';
-		args.features = features;
+		if (args__features(&args, features, false))
+			abort();
 	}
-	if (args__conf(&args, &conf))
-		abort();
+	args__conf(&args, &conf);
 	if (variant_feat & 4)
 		conf.base_btf = fuzz_base_btf;
 
