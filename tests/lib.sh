@@ -640,51 +640,33 @@ print('[shdrs]', shoff, shnum * shentsize)
 PYEOF
 }
 
-# elf_set_section_entsize FILE SECTION N: set SECTION's sh_entsize to N.
-elf_set_section_entsize()
+# elf_set_shdr FILE NAME FIELD VALUE: set the FIELD (size or entsize) of
+# FILE's section NAME to VALUE in place; a size is rounded down to a multiple
+# of the section's sh_entsize, if any.  Nothing else changes.
+elf_set_shdr()
 {
 	python3 - "$@" <<'PYEOF'
 import struct, sys
-path, name, n = sys.argv[1], sys.argv[2].encode(), int(sys.argv[3])
+path, name, field, value = sys.argv[1], sys.argv[2].encode(), sys.argv[3], int(sys.argv[4])
 b = bytearray(open(path, 'rb').read())
 is64, end = b[4] == 2, '<' if b[5] == 1 else '>'
 e = struct.unpack_from(end + ('16sHHIQQQIHHHHHH' if is64 else '16sHHIIIIIHHHHHH'), b, 0)
 shoff, shentsize, shnum, shstrndx = e[6], e[11], e[12], e[13]
 sh = end + ('IIQQQQIIQQ' if is64 else 'IIIIIIIIII')
+at = {'size': 32 if is64 else 20, 'entsize': 56 if is64 else 36}[field]
 strs = struct.unpack_from(sh, b, shoff + shstrndx * shentsize)[4]
 for i in range(shnum):
     s = struct.unpack_from(sh, b, shoff + i * shentsize)
     if b[strs + s[0]:b.index(b'\0', strs + s[0])] == name:
-        struct.pack_into(end + ('Q' if is64 else 'I'), b,
-                         shoff + i * shentsize + (56 if is64 else 36), n)
+        if field == 'size' and s[9]:
+            value -= value % s[9]
+        struct.pack_into(end + ('Q' if is64 else 'I'), b, shoff + i * shentsize + at, value)
         open(path, 'wb').write(b)
         sys.exit(0)
 sys.exit('%s: no section %s' % (path, name.decode()))
 PYEOF
 }
 
-# elf_set_section_size FILE NAME SIZE: set the sh_size of FILE's section NAME
-# to SIZE in place (rounded down to a multiple of its sh_entsize, if any);
-# nothing else changes.
-elf_set_section_size()
-{
-	python3 - "$@" <<'PYEOF'
-import struct, sys
-path, name, size = sys.argv[1], sys.argv[2].encode(), int(sys.argv[3])
-b = bytearray(open(path, 'rb').read())
-is64, end = b[4] == 2, '<' if b[5] == 1 else '>'
-e = struct.unpack_from(end + ('16sHHIQQQIHHHHHH' if is64 else '16sHHIIIIIHHHHHH'), b, 0)
-shoff, shentsize, shnum, shstrndx = e[6], e[11], e[12], e[13]
-sh = end + ('IIQQQQIIQQ' if is64 else 'IIIIIIIIII')
-size_at = 32 if is64 else 20
-strs = struct.unpack_from(sh, b, shoff + shstrndx * shentsize)[4]
-for i in range(shnum):
-    s = struct.unpack_from(sh, b, shoff + i * shentsize)
-    if b[strs + s[0]:b.index(b'\0', strs + s[0])] == name:
-        n = size - size % s[9] if s[9] else size
-        struct.pack_into(end + ('Q' if is64 else 'I'), b, shoff + i * shentsize + size_at, n)
-        open(path, 'wb').write(b)
-        sys.exit(0)
-sys.exit('%s: no section %s' % (path, name.decode()))
-PYEOF
-}
+# elf_set_section_size FILE NAME SIZE, elf_set_section_entsize FILE NAME N.
+elf_set_section_size() { elf_set_shdr "$1" "$2" size "$3"; }
+elf_set_section_entsize() { elf_set_shdr "$1" "$2" entsize "$3"; }
