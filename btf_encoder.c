@@ -90,6 +90,9 @@ struct cu_func {
 	uint32_t first_tag, nr_tags; /* in btf_encoder.cu.tags */
 	bool varargs;
 	bool optimized_parms, unexpected_reg, uncertain_parm_loc;
+	bool raw_unexpected; /* a register unexpected, before a struct forgives it */
+	/* The CU-relative offsets of its DIE and of its DW_AT_abstract_origin (or 0). */
+	uint32_t die_off, origin_off;
 };
 
 /* A member of a struct, read before the struct is added. */
@@ -1052,6 +1055,16 @@ static void die_attrs__inherit(struct die_attrs *a, bool origin_type)
 	}
 }
 
+static bool btf_encoder__has_struct_param(const struct btf_encoder *e, const struct cu_func *f)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->nr_params; i++)
+		if (param_type__is_struct(e->btf, e->cu.params.data[f->first_param + i].type))
+			return true;
+	return false;
+}
+
 /*
  * Sets @f's flags by pahole v1.31's rules (func_params.h): a parameter
  * within the argument registers is optimized out unless its first location
@@ -1080,10 +1093,8 @@ static void btf_encoder__check_params(struct btf_encoder *e, struct cu_func *f)
 		else if (expected >= 0 && reg != expected)
 			unexpected = true;
 	}
-	for (i = 0; unexpected && i < f->nr_params; i++)
-		if (param_type__is_struct(e->btf, e->cu.params.data[f->first_param + i].type))
-			unexpected = false;
-	f->unexpected_reg = unexpected;
+	f->raw_unexpected = unexpected;
+	f->unexpected_reg = unexpected && !btf_encoder__has_struct_param(e, f);
 	for (i = regs->nr; f->nr_params >= (uint32_t)regs->nr && i < f->nr_params; i++)
 		if (param_type__is_packed_struct(e->btf, e->cu.params.data[f->first_param + i].type,
 						 e->cu.reader.addr_size))
@@ -1160,12 +1171,15 @@ static int btf_encoder__drop_unnamed(struct btf_encoder *e)
 static int btf_encoder__collect_func(struct btf_encoder *e, Dwarf_Die *die)
 {
 	struct elf_functions_entry *entry;
+	uint32_t origin = 0;
 	struct die_attrs a;
 	struct cu_func *f;
 
 	btf_encoder__attrs(e, die, &a);
 	if (a.declaration)
 		return 0;
+	if (a.has_origin && dwarf_whatattr(&a.origin_attr) == DW_AT_abstract_origin)
+		origin = die_ref(&a.origin_attr);
 	die_attrs__inherit(&a, false);
 	if (!a.name)
 		return 0;
@@ -1177,6 +1191,9 @@ static int btf_encoder__collect_func(struct btf_encoder *e, Dwarf_Die *die)
 		return -ENOMEM;
 	memset(f, 0, sizeof(*f));
 	f->entry = entry;
+	f->die_off = dwarf_cuoffset(die);
+	if ((origin & REF_DIE) && origin != REF_BAD && origin != REF_INDEX)
+		f->origin_off = origin & REF_OFF_MASK;
 	f->ret_type = a.type;
 	return btf_encoder__collect_params(e, die, f) ?: btf_encoder__drop_unnamed(e);
 }
@@ -1619,23 +1636,36 @@ static uint32_t state_id(const struct btf_chunk *c, bool merged, uint32_t id)
 }
 
 /*
- * Whether two prototypes match: each in its chunk's BTF (@b1, @b2), or both
- * in the merged BTF (@merged, @b1 == @b2).
+ * Whether two prototypes differ: each in its chunk's BTF (@b1, @b2), or both
+ * in the merged BTF (@merged, @b1 == @b2); if so, *@mm says how, as pahole
+ * v1.31 compares them: the count, the return type, then each parameter.
  */
-static bool func_states_match(const struct btf *b1, const struct btf_func_state *s1,
-			      const struct btf *b2, const struct btf_func_state *s2, bool merged)
+static bool func_states_differ(const struct btf *b1, const struct btf_func_state *s1,
+			       const struct btf *b2, const struct btf_func_state *s2, bool merged,
+			       struct func_mismatch *mm)
 {
 	uint32_t i;
 
-	if (s1->nr_params != s2->nr_params || s1->varargs != s2->varargs ||
-	    !types_match(b1, state_id(s1->chunk, merged, s1->ret_type), b2,
-			 state_id(s2->chunk, merged, s2->ret_type)))
-		return false;
-	for (i = 0; i < s1->nr_params; i++)
+	*mm = (struct func_mismatch){ .pos = FUNC_POS_NONE, .nr_params = s2->nr_params + s2->varargs };
+	if (s1->nr_params + s1->varargs != s2->nr_params + s2->varargs) {
+		mm->kind = FUNC_MISMATCH_COUNT;
+		return true;
+	}
+	if (!types_match(b1, state_id(s1->chunk, merged, s1->ret_type), b2,
+			 state_id(s2->chunk, merged, s2->ret_type))) {
+		mm->kind = FUNC_MISMATCH_RETURN;
+		return true;
+	}
+	for (i = 0; i < s1->nr_params; i++) {
 		if (!types_match(b1, state_id(s1->chunk, merged, s1->params[i].type), b2,
-				 state_id(s2->chunk, merged, s2->params[i].type)))
-			return false;
-	return true;
+				 state_id(s2->chunk, merged, s2->params[i].type))) {
+			mm->kind = FUNC_MISMATCH_PARAM;
+			mm->param = i;
+			mm->name = s2->params[i].name;
+			return true;
+		}
+	}
+	return false;
 }
 
 static void func_state__or_flags(struct btf_func_state *dst, const struct btf_func_state *src)
@@ -1646,9 +1676,13 @@ static void func_state__or_flags(struct btf_func_state *dst, const struct btf_fu
 	dst->uncertain_parm_loc |= src->uncertain_parm_loc;
 }
 
-/* Merges a sighting of a function in the current CU into the encoder's state. */
+/*
+ * Merges a sighting of a function in the current CU (the @nr-th of its
+ * functions) into the encoder's state.  Sightings come in CU order, so the
+ * first that differs is the one pahole v1.31 reports.
+ */
 static int btf_encoder__save_func(struct btf_encoder *e, struct elf_function *node,
-				  const struct cu_func *f)
+				  const struct cu_func *f, uint32_t nr)
 {
 	struct btf_func_state cur = {
 		.params = f->nr_params ? &e->cu.params.data[f->first_param] : NULL,
@@ -1661,14 +1695,27 @@ static int btf_encoder__save_func(struct btf_encoder *e, struct elf_function *no
 		.optimized_parms = f->optimized_parms,
 		.unexpected_reg = f->unexpected_reg,
 		.uncertain_parm_loc = f->uncertain_parm_loc,
+		.pos = (uint64_t)e->cu.index << 32 | nr,
+		.mismatch.pos = FUNC_POS_NONE,
 	};
 	struct btf_func_state *state = &node->state, **slot;
+	struct func_mismatch mm;
 	int err;
 
+	cur.unexpected_pos = cur.unexpected_reg ? cur.pos : FUNC_POS_NONE;
 	if (state->initialized) {
 		/* The first sighting may be in an earlier chunk of this encoder. */
-		if (!func_states_match(state->chunk->btf, state, e->btf, &cur, false))
+		if (func_states_differ(state->chunk->btf, state, e->btf, &cur, false, &mm)) {
 			state->inconsistent_proto = true;
+			if (state->mismatch.pos == FUNC_POS_NONE) {
+				mm.pos = cur.pos;
+				if (mm.name && !(mm.name = arena__strdup(&e->arena, mm.name)))
+					return -ENOMEM;
+				state->mismatch = mm;
+			}
+		}
+		if (cur.unexpected_pos < state->unexpected_pos)
+			state->unexpected_pos = cur.unexpected_pos;
 		func_state__or_flags(state, &cur);
 		return 0;
 	}
@@ -1684,6 +1731,46 @@ static int btf_encoder__save_func(struct btf_encoder *e, struct elf_function *no
 	return err ?: btf_encoder__own_params(e, &state->params, cur.params, cur.nr_params);
 }
 
+/* The CU's function whose DIE is at @off, or NULL: funcs are in DIE order. */
+static struct cu_func *btf_encoder__cu_func_at(struct btf_encoder *e, uint32_t off)
+{
+	size_t lo = 0, hi = e->cu.funcs.nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (e->cu.funcs.data[mid].die_off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < e->cu.funcs.nr && e->cu.funcs.data[lo].die_off == off ? &e->cu.funcs.data[lo]
+									   : NULL;
+}
+
+/*
+ * pahole v1.31 passes a concrete instance's unexpected registers on to the
+ * parameters of its abstract origin (ftype__recode_dwarf_types), so the
+ * abstract sighting, unless a struct parameter forgives it, is unexpected
+ * too.  The function's flags come out the same (the concrete one is as
+ * unexpected); where v1.31 stops comparing prototypes, which -V shows, not.
+ */
+static void btf_encoder__pass_on_unexpected(struct btf_encoder *e)
+{
+	size_t i;
+
+	for (i = 0; i < e->cu.funcs.nr; i++) {
+		const struct cu_func *f = &e->cu.funcs.data[i];
+		struct cu_func *origin;
+
+		if (!f->raw_unexpected || !f->origin_off)
+			continue;
+		origin = btf_encoder__cu_func_at(e, f->origin_off);
+		if (origin && !origin->unexpected_reg && !btf_encoder__has_struct_param(e, origin))
+			origin->unexpected_reg = true;
+	}
+}
+
 static int btf_encoder__save_cu_funcs(struct btf_encoder *e)
 {
 	size_t i;
@@ -1691,8 +1778,6 @@ static int btf_encoder__save_cu_funcs(struct btf_encoder *e)
 
 	for (i = 0; i < e->cu.funcs.nr; i++) {
 		struct cu_func *f = &e->cu.funcs.data[i];
-		struct elf_function *node;
-		int err;
 
 		f->ret_type = btf_encoder__resolve_ref(e, f->ret_type);
 		for (j = 0; j < f->nr_params; j++) {
@@ -1701,10 +1786,15 @@ static int btf_encoder__save_cu_funcs(struct btf_encoder *e)
 			p->type = btf_encoder__resolve_ref(e, p->type);
 		}
 		btf_encoder__check_params(e, f);
-		node = elf_functions__claim(f->entry, e);
+	}
+	btf_encoder__pass_on_unexpected(e);
+	for (i = 0; i < e->cu.funcs.nr; i++) {
+		struct elf_function *node = elf_functions__claim(e->cu.funcs.data[i].entry, e);
+		int err;
+
 		if (!node)
 			return -ENOMEM;
-		err = btf_encoder__save_func(e, node, f);
+		err = btf_encoder__save_func(e, node, &e->cu.funcs.data[i], i);
 		if (err)
 			return err;
 	}
@@ -2235,26 +2325,81 @@ static const char *func_skip_reason(const struct btf_encoder_conf *conf,
 }
 
 /* The state of the first CU that defined @entry, merged with all others. */
+/*
+ * The state of the first sighting of @entry, merged with all others, and the
+ * mismatch pahole v1.31 reports: it compares the first sighting with each
+ * later one in CU order, until one differs or one has an unexpected register.
+ * Its relation is an equivalence (types_match_depth()), so a later encoder's
+ * sightings differ from the first exactly where they differ from that
+ * encoder's own first, or all of them if that one differs.
+ */
 static struct elf_function *elf_function__merge(const struct btf *btf,
 						struct elf_functions_entry *entry,
 						struct btf_func_state *merged)
 {
 	struct elf_function *best = NULL, *f;
+	struct func_mismatch first, mm;
+	uint64_t unexpected;
 
 	for (f = atomic_load(&entry->head); f; f = f->next)
-		if (f->state.initialized && (!best || f->state.cu_index < best->state.cu_index))
+		if (f->state.initialized && (!best || f->state.pos < best->state.pos))
 			best = f;
 	if (!best)
 		return NULL;
 	*merged = best->state;
+	first = best->state.mismatch;
+	unexpected = best->state.unexpected_pos;
 	for (f = atomic_load(&entry->head); f; f = f->next) {
 		if (f == best || !f->state.initialized)
 			continue;
-		if (!func_states_match(btf, &best->state, btf, &f->state, true))
+		if (func_states_differ(btf, &best->state, btf, &f->state, true, &mm)) {
 			merged->inconsistent_proto = true;
+			mm.pos = f->state.pos;
+		} else {
+			mm = f->state.mismatch;
+		}
+		if (mm.pos < first.pos)
+			first = mm;
+		if (f->state.unexpected_pos < unexpected)
+			unexpected = f->state.unexpected_pos;
 		func_state__or_flags(merged, &f->state);
 	}
+	merged->mismatch = first;
+	if (first.pos >= unexpected)
+		merged->mismatch.pos = FUNC_POS_NONE;
 	return best;
+}
+
+/*
+ * With -V, the lines pahole v1.31 prints on standard output for a function
+ * it leaves out (upstream's tests/btf_functions.sh reads them): a prototype
+ * that differs, and an uncertain location.  Ours on standard error say more.
+ */
+static void func_state__log_v131(const char *name, const struct btf_func_state *s)
+{
+	const struct func_mismatch *mm = &s->mismatch;
+	const char *p1;
+
+	if (mm->pos != FUNC_POS_NONE) {
+		printf("%s : skipping BTF encoding of function due to ", name);
+		switch (mm->kind) {
+		case FUNC_MISMATCH_COUNT:
+			printf("param count mismatch; %u params != %u params\n",
+			       s->nr_params + s->varargs, mm->nr_params);
+			break;
+		case FUNC_MISMATCH_RETURN:
+			printf("return type mismatch\n");
+			break;
+		case FUNC_MISMATCH_PARAM:
+			p1 = s->params[mm->param].name;
+			printf("param type mismatch for param#%u %s != %s\n", mm->param + 1,
+			       p1 ?: "", mm->name ?: "");
+			break;
+		}
+	}
+	if (s->uncertain_parm_loc)
+		printf("%s : skipping BTF encoding of function due to uncertain parameter location\n",
+		       name);
 }
 
 /* kfuncs whose pointer (the return value: -1, or an argument) is into a BPF arena. */
@@ -2350,6 +2495,8 @@ static int btf_encoders__add_saved_funcs(const struct btf_encoder_conf *conf, st
 		best = elf_function__merge(btf, entry, &merged);
 		if (!best)
 			continue;
+		if (conf->verbose)
+			func_state__log_v131(entry->name, &merged);
 		reason = func_skip_reason(conf, entry, &merged);
 		if (reason) {
 			if (conf->verbose)

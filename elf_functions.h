@@ -36,6 +36,28 @@ struct btf_decl_tag_ref {
  * What one encoder knows of a function, merged over the CUs it encoded.
  * params and tags, and the strings they point to, belong to that encoder.
  */
+/*
+ * How a sighting's prototype differs from the first sighting's, in the words
+ * of pahole v1.31's -V (funcs__match): the parameter count ("..." counted),
+ * the return type, or parameter @param.
+ */
+enum func_mismatch_kind {
+	FUNC_MISMATCH_COUNT = 1,
+	FUNC_MISMATCH_RETURN,
+	FUNC_MISMATCH_PARAM,
+};
+
+/* A sighting's place: its CU's index << 32 | its place among the CU's functions. */
+#define FUNC_POS_NONE UINT64_MAX
+
+struct func_mismatch {
+	uint64_t pos; /* of the differing sighting; FUNC_POS_NONE for none */
+	uint32_t param;
+	uint32_t nr_params; /* the differing sighting's, "..." counted */
+	const char *name; /* its name of @param (an encoder's arena), or NULL */
+	enum func_mismatch_kind kind;
+};
+
 struct btf_func_state {
 	struct btf_func_param *params;
 	uint32_t nr_params;
@@ -50,6 +72,10 @@ struct btf_func_state {
 	bool optimized_parms; /* a parameter is optimized out */
 	bool unexpected_reg; /* a parameter is not where the ABI puts it */
 	bool uncertain_parm_loc; /* a parameter's location cannot be known */
+	uint64_t pos; /* the first sighting's place */
+	uint64_t unexpected_pos; /* the first with an unexpected register, or FUNC_POS_NONE */
+	/* The first sighting, by place, that differs from the first. */
+	struct func_mismatch mismatch;
 };
 
 struct elf_function {
