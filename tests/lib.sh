@@ -71,6 +71,15 @@ make_tmp()
 	trap "rm -rf '$TMP'" EXIT
 }
 
+# need_tools TOOL...: skip the test, naming the first TOOL not installed.
+need_tools()
+{
+	local t
+	for t in "$@"; do
+		command -v "$t" > /dev/null || skip "$t is not installed"
+	done
+}
+
 need_pahole()
 {
 	[ -x "$PAHOLE" ] || die "PAHOLE=$PAHOLE is not an executable file"

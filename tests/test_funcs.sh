@@ -34,9 +34,7 @@ make_tmp
 
 FIXTURES=$SRCDIR/tests/fixtures
 
-command -v bpftool > /dev/null || skip "bpftool is not installed"
-command -v readelf > /dev/null || skip "readelf (binutils) is not installed"
-command -v ld > /dev/null || skip "ld (binutils) is not installed"
+need_tools bpftool readelf ld
 
 N_SKIP=0
 note_skip()

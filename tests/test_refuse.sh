@@ -29,8 +29,8 @@
 need_pahole
 make_tmp
 FIX=$SRCDIR/tests/fixtures
-command -v python3 > /dev/null || skip "python3 is not installed"
-command -v gcc > /dev/null || skip "gcc is not installed (it assembles refuse_dwarf.py's output)"
+# gcc assembles refuse_dwarf.py's output.
+need_tools python3 gcc
 
 UPSTREAM=${UPSTREAM_PAHOLE:-$BUILDDIR/upstream-v1.31/build/pahole}
 [ -x "$UPSTREAM" ] || UPSTREAM=
