@@ -764,6 +764,63 @@ static int64_t member_bit_offset(const struct btf_encoder *e, const struct die_a
 }
 
 /*
+ * Reads @die's members into e->cu.members (from @first on) and encodes the
+ * types declared among them as it meets them (see encode_struct()).
+ */
+static int btf_encoder__read_members(struct btf_encoder *e, Dwarf_Die *die, size_t first)
+{
+	bool nested = false;
+	Dwarf_Die child;
+	int err = 0, rc = 0;
+
+	if (!dwarf_haschildren(die) || btf_encoder__child(e, die, &child) != 0)
+		return 0;
+	e->cu.depth++;
+	do {
+		struct pending_member *pm;
+		uint32_t nr = e->cu.members.nr - first;
+		struct die_attrs m;
+		int tag = dwarf_tag(&child);
+
+		if (tag == DW_TAG_LLVM_annotation) {
+			err = btf_encoder__push_decl_tag(e, decl_tag_value(&child), -1);
+			continue;
+		}
+		if (tag != DW_TAG_member) {
+			nested = true;
+			err = btf_encoder__encode_die(e, &child);
+			continue;
+		}
+		btf_encoder__attrs(e, &child, &m);
+		pm = darray_push(&e->cu.members);
+		if (!pm) {
+			err = -ENOMEM;
+			break;
+		}
+		pm->type = m.type;
+		pm->bit_off = member_bit_offset(e, &m);
+		/* pahole v1.31 keeps a bit field's size in 8 bits. */
+		pm->bit_size = m.has_bit_size ? (uint8_t)m.bit_size : 0;
+		/*
+		 * A bit field's offset has 24 bits in BTF: one past 2 MiB
+		 * into its struct is out of reach, and libbpf refuses it,
+		 * so pahole v1.31 does.  A C struct can have one.
+		 */
+		if ((pm->bit_size || pm->bit_off % 8) && pm->bit_off > 0xffffff)
+			err = -BTF_REFUSED_BITFIELD_OFFSET;
+		pm->name_off = err ?: btf_encoder__str(e, &m);
+		if (pm->name_off < 0)
+			err = pm->name_off;
+		err = err ?: btf_encoder__collect_decl_tags(e, &child, nr);
+	} while (!err && (rc = btf_encoder__sibling(e, &child)) == 0);
+	e->cu.depth--;
+	/* A walk of members alone stops at a DIE libdw cannot read; one of types checks it. */
+	if (!err && rc < 0 && nested)
+		err = btf_encoder__corrupt(e, &child);
+	return err;
+}
+
+/*
  * A struct's types (clang nests there the anonymous struct or union of a
  * member) each come before the struct, in DIE order: pahole v1.31 numbers a
  * struct once all its children are read, a nested type when it is met.
@@ -776,7 +833,6 @@ static int encode_struct(struct btf_encoder *e, Dwarf_Die *die)
 	bool is_union = dwarf_tag(die) == DW_TAG_union_type;
 	size_t first_tag = e->cu.tags.nr, first = e->cu.members.nr, i;
 	struct die_attrs a;
-	Dwarf_Die child;
 	int id, err = 0;
 
 	btf_encoder__attrs(e, die, &a);
@@ -787,53 +843,7 @@ static int encode_struct(struct btf_encoder *e, Dwarf_Die *die)
 		id = btf__add_fwd(e->btf, a.name, is_union ? BTF_FWD_UNION : BTF_FWD_STRUCT);
 		return err ?: btf_encoder__added(e, die, id);
 	}
-	if (dwarf_haschildren(die) && btf_encoder__child(e, die, &child) == 0) {
-		bool nested = false;
-		int rc = 0;
-
-		e->cu.depth++;
-		do {
-			struct pending_member *pm;
-			uint32_t nr = e->cu.members.nr - first;
-			struct die_attrs m;
-			int tag = dwarf_tag(&child);
-
-			if (tag == DW_TAG_LLVM_annotation) {
-				err = btf_encoder__push_decl_tag(e, decl_tag_value(&child), -1);
-				continue;
-			}
-			if (tag != DW_TAG_member) {
-				nested = true;
-				err = btf_encoder__encode_die(e, &child);
-				continue;
-			}
-			btf_encoder__attrs(e, &child, &m);
-			pm = darray_push(&e->cu.members);
-			if (!pm) {
-				err = -ENOMEM;
-				break;
-			}
-			pm->type = m.type;
-			pm->bit_off = member_bit_offset(e, &m);
-			/* pahole v1.31 keeps a bit field's size in 8 bits. */
-			pm->bit_size = m.has_bit_size ? (uint8_t)m.bit_size : 0;
-			/*
-			 * A bit field's offset has 24 bits in BTF: one past 2 MiB
-			 * into its struct is out of reach, and libbpf refuses it,
-			 * so pahole v1.31 does.  A C struct can have one.
-			 */
-			if ((pm->bit_size || pm->bit_off % 8) && pm->bit_off > 0xffffff)
-				err = -BTF_REFUSED_BITFIELD_OFFSET;
-			pm->name_off = err ?: btf_encoder__str(e, &m);
-			if (pm->name_off < 0)
-				err = pm->name_off;
-			err = err ?: btf_encoder__collect_decl_tags(e, &child, nr);
-		} while (!err && (rc = btf_encoder__sibling(e, &child)) == 0);
-		e->cu.depth--;
-		/* A walk of members alone stops at a DIE libdw cannot read; one of types checks it. */
-		if (!err && rc < 0 && nested)
-			err = btf_encoder__corrupt(e, &child);
-	}
+	err = btf_encoder__read_members(e, die, first);
 	if (err) {
 		e->cu.members.nr = first;
 		return err;
@@ -1192,7 +1202,7 @@ static int btf_encoder__collect_func(struct btf_encoder *e, Dwarf_Die *die)
 	memset(f, 0, sizeof(*f));
 	f->entry = entry;
 	f->die_off = dwarf_cuoffset(die);
-	if ((origin & REF_DIE) && origin != REF_BAD && origin != REF_INDEX)
+	if ((origin & REF_DIE) && origin != REF_BAD)
 		f->origin_off = origin & REF_OFF_MASK;
 	f->ret_type = a.type;
 	return btf_encoder__collect_params(e, die, f) ?: btf_encoder__drop_unnamed(e);
@@ -1646,7 +1656,8 @@ static bool func_states_differ(const struct btf *b1, const struct btf_func_state
 {
 	uint32_t i;
 
-	*mm = (struct func_mismatch){ .pos = FUNC_POS_NONE, .nr_params = s2->nr_params + s2->varargs };
+	*mm = (struct func_mismatch){ .pos = FUNC_POS_NONE,
+				      .nr_params = s2->nr_params + s2->varargs };
 	if (s1->nr_params + s1->varargs != s2->nr_params + s2->varargs) {
 		mm->kind = FUNC_MISMATCH_COUNT;
 		return true;
@@ -1744,8 +1755,8 @@ static struct cu_func *btf_encoder__cu_func_at(struct btf_encoder *e, uint32_t o
 		else
 			hi = mid;
 	}
-	return lo < e->cu.funcs.nr && e->cu.funcs.data[lo].die_off == off ? &e->cu.funcs.data[lo]
-									   : NULL;
+	return lo < e->cu.funcs.nr && e->cu.funcs.data[lo].die_off == off ? &e->cu.funcs.data[lo] :
+									    NULL;
 }
 
 /*
