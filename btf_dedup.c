@@ -3,7 +3,11 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include <stdio.h>
+#include <string.h>
+
 #include <bpf/btf.h>
+#include <linux/btf.h>
 
 #include "btf_dedup.h"
 #include "lib/btf_types.h"
@@ -56,8 +60,7 @@ static int btf_dedup__merge_ptrs(struct btf *btf)
 	}
 	/* The merged pointers stay, unreferenced: dedup folds them into the first. */
 	for (id = m.first; id < end && any && !err; id++)
-		err = btf_type__visit_ids((struct btf_type *)btf__type_by_id(btf, id),
-					  ptr_merge__remap, &m);
+		err = btf_type__visit_ids(btf_type__mut(btf, id), ptr_merge__remap, &m);
 	ptr_map__free(&seen);
 	free(m.to);
 	return err;
@@ -66,4 +69,81 @@ static int btf_dedup__merge_ptrs(struct btf *btf)
 int btf_dedup__run(struct btf *btf)
 {
 	return btf_dedup__merge_ptrs(btf) ?: btf__dedup(btf, NULL);
+}
+
+#define CARRIER_PREFIX "\x01pahole-carrier-"
+#define CARRIER_MAX 0xffff
+
+static void carrier__name(char *buf, size_t size, uint32_t nr)
+{
+	snprintf(buf, size, CARRIER_PREFIX "%u", nr);
+}
+
+/* Adds the carriers of @ids[0..@nr) after @btf's types; their count, or a negative errno. */
+static int carriers__add(struct btf *btf, const uint32_t *ids, size_t nr)
+{
+	char name[sizeof(CARRIER_PREFIX) + 10];
+	uint32_t nr_carriers = 0;
+	size_t i;
+	int err;
+
+	for (i = 0; i < nr; i++) {
+		if (i % CARRIER_MAX == 0) {
+			carrier__name(name, sizeof(name), nr_carriers++);
+			err = btf__add_union(btf, name, 0);
+			if (err < 0)
+				return err;
+		}
+		err = btf__add_field(btf, NULL, ids[i], 0, 0);
+		if (err)
+			return err;
+	}
+	return nr_carriers;
+}
+
+/*
+ * Reads the @nr IDs back from the @nr_carriers carriers, which must be the
+ * last types of @btf; the ID of the first in *@first.
+ */
+static int carriers__read(const struct btf *btf, uint32_t nr_carriers, uint32_t *ids, size_t nr,
+			  uint32_t *first)
+{
+	char name[sizeof(CARRIER_PREFIX) + 10];
+	uint32_t end = btf__type_cnt(btf), i;
+	size_t n = 0;
+
+	if (end < nr_carriers + 1)
+		return -EPROTO;
+	*first = end - nr_carriers;
+	for (i = 0; i < nr_carriers; i++) {
+		const struct btf_type *t = btf__type_by_id(btf, *first + i);
+		const struct btf_member *m = btf_members(t);
+		uint16_t j;
+
+		carrier__name(name, sizeof(name), i);
+		if (!btf_is_union(t) || strcmp(btf__name_by_offset(btf, t->name_off), name) ||
+		    btf_vlen(t) != (nr - n < CARRIER_MAX ? nr - n : CARRIER_MAX))
+			return -EPROTO;
+		for (j = 0; j < btf_vlen(t); j++)
+			ids[n++] = m[j].type;
+	}
+	return 0;
+}
+
+int btf_dedup__carry(struct btf *btf, uint32_t *ids, size_t nr, uint32_t *nr_types)
+{
+	const struct btf *base = btf__base_btf(btf);
+	uint32_t first = btf__type_cnt(btf);
+	int nr_carriers, err;
+
+	nr_carriers = carriers__add(btf, ids, nr);
+	if (nr_carriers < 0)
+		return nr_carriers;
+	err = btf__dedup(btf, NULL);
+	if (!err && nr_carriers)
+		err = carriers__read(btf, nr_carriers, ids, nr, &first);
+	if (!err)
+		*nr_types = (nr_carriers ? first : btf__type_cnt(btf)) -
+			    (base ? btf__type_cnt(base) : 1);
+	return err;
 }

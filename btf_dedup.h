@@ -15,10 +15,32 @@
  * Called by one thread on a BTF it owns; @btf's types (not its base's) are
  * rewritten in place.
  */
+#include <stddef.h>
+#include <stdint.h>
+
 struct btf;
 
 /* btf__dedup(@btf, NULL) after pointing every reference to a pointer at the
  * first pointer to the same type; 0 or a negative errno. */
 int btf_dedup__run(struct btf *btf);
+
+/*
+ * btf__dedup(@btf) that also rewrites the @nr type IDs at @ids, held outside
+ * @btf, to the IDs their types have after it; 0 or a negative errno, -EPROTO
+ * when libbpf did not do what this relies on (below): an internal error.
+ *
+ * libbpf's dedup renumbers the types and publishes no map of old IDs to new.
+ * libbpf 1.1 has no other way to learn it than types of our own, added for
+ * the purpose ("carriers"): unions whose members are of the types to carry
+ * (65,535 at most each: BTF's vlen has 16 bits), named as no other type is.
+ * Dedup keeps every type's information, so each carrier survives with its
+ * members in order; what btf.h does not promise, but libbpf's dedup does
+ * (it compacts the types it keeps in their order), is that the carriers,
+ * added last, stay the last types.  That is checked, and the carriers are
+ * then taken off: *@nr_types is the number of @btf's own types without them.
+ * (The .BTF.ext that dedup also rewrites cannot be read back with libbpf
+ * 1.1: it lacks btf_ext__raw_data(), which its btf.h declares.)
+ */
+int btf_dedup__carry(struct btf *btf, uint32_t *ids, size_t nr, uint32_t *nr_types);
 
 #endif /* _BTF_DEDUP_H_ */

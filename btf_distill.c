@@ -25,7 +25,7 @@ static bool is_named_composite(const struct btf_type *t)
 	return btf_is_composite(t) && t->name_off;
 }
 
-static int mark_used(uint32_t *id, void *ctx);
+static int mark_used(uint32_t id, void *ctx);
 
 /* Marks base type @id, and what it refers to, as needed by the split types. */
 static int distill__mark(struct distill *d, uint32_t id)
@@ -60,12 +60,12 @@ static int distill__mark(struct distill *d, uint32_t id)
 	/* A named struct or union goes to the base memberless: its members are not needed. */
 	if (is_named_composite(t))
 		return 0;
-	return btf_type__visit_ids((struct btf_type *)t, mark_used, d);
+	return btf_type__read_ids(t, mark_used, d);
 }
 
-static int mark_used(uint32_t *id, void *ctx)
+static int mark_used(uint32_t id, void *ctx)
 {
-	return distill__mark(ctx, *id);
+	return distill__mark(ctx, id);
 }
 
 /* Whether used base type @t is described in the distilled base (else copied to split). */
@@ -128,8 +128,7 @@ int btf__distill(const struct btf *split, struct btf **new_base, struct btf **ne
 	if (!d.map)
 		return -ENOMEM;
 	for (id = d.nr_base; id < end; id++) {
-		err = btf_type__visit_ids((struct btf_type *)btf__type_by_id(split, id), mark_used,
-					  &d);
+		err = btf_type__read_ids(btf__type_by_id(split, id), mark_used, &d);
 		if (err)
 			goto out;
 	}
@@ -168,7 +167,7 @@ int btf__distill(const struct btf *split, struct btf **new_base, struct btf **ne
 		d.map[id] = new_id;
 	}
 	for (id = first_new; id < btf__type_cnt(out); id++)
-		btf_type__visit_ids((struct btf_type *)btf__type_by_id(out, id), remap_id, &d);
+		btf_type__visit_ids(btf_type__mut(out, id), remap_id, &d);
 	err = 0;
 out:
 	free(d.map);

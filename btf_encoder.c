@@ -32,8 +32,9 @@
 
 /*
  * Type references while a CU is being encoded: a plain BTF ID, or a DIE
- * offset relative to the CU with REF_DIE set.  libbpf accepts IDs up to
- * 0x7fffffff, so both fit in a type-ID field until the CU is resolved.
+ * offset relative to the CU with REF_DIE set.  They stay in the encoder
+ * (btf_encoder__ref()): libbpf's type-ID fields take 0 until the CU is
+ * resolved.
  */
 #define REF_DIE 0x40000000u
 #define REF_OFF_MASK (REF_DIE - 1)
@@ -58,7 +59,7 @@ struct btf_chunk {
 	uint32_t index;
 	struct btf *btf;
 	uint32_t first_id; /* its first type: 1, as chunks are standalone BTF */
-	uint32_t nr_types; /* after dedup, less the carriers */
+	uint32_t nr_types; /* after dedup */
 	uint32_t merged_id; /* where first_id went in the merged BTF */
 	uint32_t strs_len; /* of a deduplicated chunk's string table */
 };
@@ -109,6 +110,9 @@ struct btf_encoder {
 	DARRAY(struct btf_chunk *) chunks;
 	/* What the current chunk's types are referred to from, to carry through its dedup. */
 	DARRAY(struct btf_func_state *) chunk_states;
+	/* Their type IDs, listed to go through the dedup (btf_dedup__carry()). */
+	DARRAY(uint32_t) carried;
+	size_t carried_next;
 	size_t chunk_first_var;
 	DARRAY(struct btf_var_state) vars;
 	struct arena arena; /* what saved functions and variables point to */
@@ -131,6 +135,14 @@ struct btf_encoder {
 		DARRAY(struct btf_decl_tag_ref) tags;
 		/* The members of the structs being read, innermost last (see encode_struct()). */
 		DARRAY(struct pending_member) members;
+		/*
+		 * What the type-ID fields of the CU's types refer to, in the
+		 * order btf_type__visit_ids() meets them, and the next one to
+		 * resolve.
+		 */
+		DARRAY(uint32_t) type_refs;
+		size_t next_ref;
+		bool indexed; /* an array needs the CU's "int" */
 		uint32_t index;
 		uint32_t first_id;
 		size_t first_var; /* the CU's first entry in vars */
@@ -429,6 +441,34 @@ static bool btf_encoder__has_vars(const struct btf_encoder *e)
 	       (btf_encoder__has(e, BTF_FEAT_VAR) || btf_encoder__has(e, BTF_FEAT_GLOBAL_VAR));
 }
 
+/*
+ * Notes what the next type-ID field added for the CU refers to: each
+ * btf__add_*() of the walk is given 0 for a type ID, one field after the
+ * other, and btf_encoder__resolve_cu() sets them in the same order.
+ */
+static int btf_encoder__ref(struct btf_encoder *e, uint32_t ref)
+{
+	uint32_t *slot = darray_push(&e->cu.type_refs);
+
+	if (!slot)
+		return -ENOMEM;
+	*slot = ref;
+	return 0;
+}
+
+/*
+ * Of the items (members, parameters) whose references were noted from
+ * @first on, a reader sees the first vlen, which past 65,535 wraps (see
+ * btf_encoder__add_field()): the others' references go.
+ */
+static void btf_encoder__wrap_refs(struct btf_encoder *e, size_t first)
+{
+	size_t nr = e->cu.type_refs.nr - first;
+
+	if (nr > 0xffff)
+		e->cu.type_refs.nr = first + (nr & 0xffff);
+}
+
 /* libbpf returns the new ID or a negative errno; record it for @die. */
 static int btf_encoder__added(struct btf_encoder *e, Dwarf_Die *die, int id)
 {
@@ -477,7 +517,7 @@ static int btf_encoder__name_type(struct btf_encoder *e, int id, int off)
 {
 	if (id < 0 || off <= 0)
 		return id < 0 ? id : off;
-	((struct btf_type *)btf__type_by_id(e->btf, id))->name_off = off;
+	btf_type__mut(e->btf, id)->name_off = off;
 	return 0;
 }
 
@@ -500,10 +540,10 @@ static int btf_encoder__add_field(struct btf_encoder *e, int id, uint32_t nr, in
 	struct btf_type *t;
 	int err;
 
-	err = btf__add_field(e->btf, NULL, type, bit_off, bit_size);
+	err = btf_encoder__ref(e, type) ?: btf__add_field(e->btf, NULL, 0, bit_off, bit_size);
 	if (err || !off)
 		return err;
-	t = (struct btf_type *)btf__type_by_id(e->btf, id);
+	t = btf_type__mut(e->btf, id);
 	btf_members(t)[nr].name_off = off;
 	return 0;
 }
@@ -539,7 +579,7 @@ static int btf_encoder__add_enum_value(struct btf_encoder *e, int id, uint32_t n
 		     btf__add_enum_value(e->btf, name, val);
 	if (err)
 		return err;
-	t = (struct btf_type *)btf__type_by_id(e->btf, id);
+	t = btf_type__mut(e->btf, id);
 	if (is64)
 		btf_enum64(t)[nr].name_off = off;
 	else
@@ -604,7 +644,7 @@ static int encode_base_type(struct btf_encoder *e, Dwarf_Die *die)
 static int encode_pointer(struct btf_encoder *e, Dwarf_Die *die)
 {
 	const char *tags[16];
-	int nr_tags = 0, id, i;
+	int nr_tags = 0, id, i, err;
 	struct die_attrs a;
 	Dwarf_Die child;
 
@@ -624,14 +664,14 @@ static int encode_pointer(struct btf_encoder *e, Dwarf_Die *die)
 	}
 	/* PTR -> last tag -> ... -> first tag -> pointee, as clang's own BTF has it. */
 	id = btf__type_cnt(e->btf);
-	id = btf_encoder__added(e, die, btf__add_ptr(e->btf, nr_tags ? id + 1 : (int)a.type));
-	for (i = nr_tags - 1; !id && i >= 0; i--) {
-		uint32_t next = i ? btf__type_cnt(e->btf) + 1 : a.type;
-
-		id = btf__add_type_tag(e->btf, tags[i], next);
-		id = id < 0 ? id : 0;
+	err = btf_encoder__ref(e, nr_tags ? (uint32_t)id + 1 : a.type);
+	err = err ?: btf_encoder__added(e, die, btf__add_ptr(e->btf, 0));
+	for (i = nr_tags - 1; !err && i >= 0; i--) {
+		err = btf_encoder__ref(e, i ? btf__type_cnt(e->btf) + 1 : a.type);
+		id = err ?: btf__add_type_tag(e->btf, tags[i], 0);
+		err = id < 0 ? id : 0;
 	}
-	return id;
+	return err;
 }
 
 /* The value of a btf_decl_tag annotation DIE, or NULL for any other DIE. */
@@ -694,11 +734,16 @@ static int btf__add_decl_tags(struct btf *btf, uint32_t id, const struct btf_dec
 /* Adds the tags recorded since @first on type @id, and forgets them. */
 static int btf_encoder__add_cu_decl_tags(struct btf_encoder *e, uint32_t id, size_t first)
 {
+	size_t i;
 	int err = 0;
 
-	if (e->cu.tags.nr > first)
-		err = btf__add_decl_tags(e->btf, id, &e->cu.tags.data[first],
-					 e->cu.tags.nr - first);
+	for (i = first; i < e->cu.tags.nr && !err; i++) {
+		const struct btf_decl_tag_ref *t = &e->cu.tags.data[i];
+
+		err = btf_encoder__ref(e, id) ?:
+						btf__add_decl_tag(e->btf, t->value, 0, t->component);
+		err = err < 0 ? err : 0;
+	}
 	e->cu.tags.nr = first;
 	return err;
 }
@@ -709,15 +754,18 @@ static int encode_modifier(struct btf_encoder *e, Dwarf_Die *die)
 	int id;
 
 	btf_encoder__attrs(e, die, &a);
+	id = btf_encoder__ref(e, a.type);
+	if (id)
+		return id;
 	switch (dwarf_tag(die)) {
 	case DW_TAG_const_type:
-		id = btf__add_const(e->btf, a.type);
+		id = btf__add_const(e->btf, 0);
 		break;
 	case DW_TAG_volatile_type:
-		id = btf__add_volatile(e->btf, a.type);
+		id = btf__add_volatile(e->btf, 0);
 		break;
 	case DW_TAG_restrict_type:
-		id = btf__add_restrict(e->btf, a.type);
+		id = btf__add_restrict(e->btf, 0);
 		break;
 	default: {
 		size_t first_tag = e->cu.tags.nr;
@@ -726,7 +774,7 @@ static int encode_modifier(struct btf_encoder *e, Dwarf_Die *die)
 		int off = btf_encoder__str(e, &a);
 
 		/* No name: libbpf's own error, as for any typedef it refuses. */
-		id = btf__add_typedef(e->btf, off > 0 ? NAME_PLACEHOLDER : a.name, a.type);
+		id = btf__add_typedef(e->btf, off > 0 ? NAME_PLACEHOLDER : a.name, 0);
 		err = btf_encoder__name_type(e, id, off);
 		err = err ?: btf_encoder__added(e, die, id);
 		err = err ?: btf_encoder__collect_decl_tags(e, die, -1);
@@ -831,7 +879,7 @@ static int btf_encoder__read_members(struct btf_encoder *e, Dwarf_Die *die, size
 static int encode_struct(struct btf_encoder *e, Dwarf_Die *die)
 {
 	bool is_union = dwarf_tag(die) == DW_TAG_union_type;
-	size_t first_tag = e->cu.tags.nr, first = e->cu.members.nr, i;
+	size_t first_tag = e->cu.tags.nr, first = e->cu.members.nr, first_ref, i;
 	struct die_attrs a;
 	int id, err = 0;
 
@@ -852,12 +900,14 @@ static int encode_struct(struct btf_encoder *e, Dwarf_Die *die)
 			btf__add_struct(e->btf, NULL, a.byte_size);
 	err = btf_encoder__name_type(e, id, btf_encoder__str(e, &a));
 	err = err ?: btf_encoder__added(e, die, id);
+	first_ref = e->cu.type_refs.nr;
 	for (i = first; !err && i < e->cu.members.nr; i++) {
 		const struct pending_member *pm = &e->cu.members.data[i];
 
 		err = btf_encoder__add_field(e, id, i - first, pm->name_off, pm->type, pm->bit_off,
 					     pm->bit_size);
 	}
+	btf_encoder__wrap_refs(e, first_ref);
 	warn_vlen(die, e->cu.members.nr - first);
 	e->cu.members.nr = first;
 	/* Decl tags come after its members. */
@@ -937,7 +987,7 @@ static int encode_enum(struct btf_encoder *e, Dwarf_Die *die)
 	warn_vlen(die, nr);
 out:
 	if (!err && !is64 && is_signed && btf_encoder__has(e, BTF_FEAT_ENUM64)) {
-		struct btf_type *t = (struct btf_type *)btf__type_by_id(e->btf, id);
+		struct btf_type *t = btf_type__mut(e->btf, id);
 
 		t->info |= 1u << 31; /* kind_flag: signed values */
 	}
@@ -950,6 +1000,7 @@ static int encode_array(struct btf_encoder *e, Dwarf_Die *die)
 	uint64_t nelems = 1;
 	struct die_attrs a;
 	Dwarf_Die child;
+	int err;
 
 	btf_encoder__attrs(e, die, &a);
 	if (btf_encoder__child(e, die, &child) == 0) {
@@ -964,7 +1015,10 @@ static int encode_array(struct btf_encoder *e, Dwarf_Die *die)
 	}
 	if (nelems > UINT32_MAX)
 		nelems = 0;
-	return btf_encoder__added(e, die, btf__add_array(e->btf, REF_INDEX, a.type, nelems));
+	e->cu.indexed = true;
+	/* btf_type__visit_ids() meets the element type first, then the index type. */
+	err = btf_encoder__ref(e, a.type) ?: btf_encoder__ref(e, REF_INDEX);
+	return err ?: btf_encoder__added(e, die, btf__add_array(e->btf, 0, 0, nelems));
 }
 
 /*
@@ -1011,22 +1065,25 @@ static int encode_subroutine_type(struct btf_encoder *e, Dwarf_Die *die)
 {
 	struct die_attrs a;
 	Dwarf_Die child;
+	size_t first_ref;
 	int err;
 
 	btf_encoder__attrs(e, die, &a);
-	err = btf_encoder__added(e, die, btf__add_func_proto(e->btf, a.type));
+	err = btf_encoder__ref(e, a.type);
+	err = err ?: btf_encoder__added(e, die, btf__add_func_proto(e->btf, 0));
 	if (err || btf_encoder__child(e, die, &child) != 0)
 		return err;
+	first_ref = e->cu.type_refs.nr;
 	do {
 		struct die_attrs p;
 
 		switch (dwarf_tag(&child)) {
 		case DW_TAG_formal_parameter:
 			btf_encoder__attrs(e, &child, &p);
-			err = btf__add_func_param(e->btf, NULL, p.type);
+			err = btf_encoder__ref(e, p.type) ?: btf__add_func_param(e->btf, NULL, 0);
 			break;
 		case DW_TAG_unspecified_parameters:
-			err = btf__add_func_param(e->btf, NULL, 0);
+			err = btf_encoder__ref(e, 0) ?: btf__add_func_param(e->btf, NULL, 0);
 			break;
 		default:
 			/* pahole v1.31 takes any other child for a type of the CU. */
@@ -1035,6 +1092,7 @@ static int encode_subroutine_type(struct btf_encoder *e, Dwarf_Die *die)
 			break;
 		}
 	} while (!err && btf_encoder__sibling(e, &child) == 0);
+	btf_encoder__wrap_refs(e, first_ref);
 	return err;
 }
 
@@ -1504,10 +1562,14 @@ static uint32_t btf_encoder__resolve_ref(struct btf_encoder *e, uint32_t ref)
 	return ref;
 }
 
+/* Sets the next type-ID field to what btf_encoder__ref() noted for it. */
 static int resolve_id(uint32_t *id, void *ctx)
 {
-	if (*id & REF_DIE)
-		*id = btf_encoder__resolve_ref(ctx, *id);
+	struct btf_encoder *e = ctx;
+
+	if (e->cu.next_ref == e->cu.type_refs.nr)
+		return -EPROTO;
+	*id = btf_encoder__resolve_ref(e, e->cu.type_refs.data[e->cu.next_ref++]);
 	return 0;
 }
 
@@ -1516,17 +1578,18 @@ static int btf_encoder__resolve_cu(struct btf_encoder *e)
 	uint32_t id, end;
 	int err = 0;
 
+	/* It comes after the CU's types, whichever array needs it first. */
+	if (e->cu.indexed)
+		err = btf_encoder__index_type(e);
 	end = btf__type_cnt(e->btf);
-	for (id = e->cu.first_id; id < end && !err; id++) {
-		struct btf_type *t = (struct btf_type *)btf__type_by_id(e->btf, id);
-
-		if (btf_is_array(t) && btf_array(t)->index_type == REF_INDEX) {
-			err = btf_encoder__index_type(e);
-			end = btf__type_cnt(e->btf);
-			t = (struct btf_type *)btf__type_by_id(e->btf, id);
-		}
-		err = err ?: btf_type__visit_ids(t, resolve_id, e);
-	}
+	for (id = e->cu.first_id; id < end && !err; id++)
+		err = btf_type__visit_ids(btf_type__mut(e->btf, id), resolve_id, e);
+	/* As many fields as references noted, or the walk has a bug of ours. */
+	if (!err && e->cu.next_ref != e->cu.type_refs.nr)
+		err = -EPROTO;
+	if (err == -EPROTO)
+		fprintf(stderr, "pahole: internal error: the type references of a CU do not match "
+				"the fields of its types\n");
 	return err;
 }
 
@@ -1823,6 +1886,9 @@ int btf_encoder__encode_cu(struct btf_encoder *e, Dwarf_Die *cu_die, uint32_t cu
 	e->cu.locs.nr = 0;
 	e->cu.tags.nr = 0;
 	e->cu.members.nr = 0;
+	e->cu.type_refs.nr = 0;
+	e->cu.next_ref = 0;
+	e->cu.indexed = false;
 	e->cu.first_var = e->vars.nr;
 	e->cu.index = cu_index;
 	e->cu.depth = 0;
@@ -1891,87 +1957,27 @@ static int btf_encoder__visit_chunk_refs(struct btf_encoder *e, int (*fn)(uint32
 	return err;
 }
 
-#define CARRIER_PREFIX "\x01pahole-carrier-"
-#define CARRIER_MAX 0xffff /* members of a union: BTF's vlen has 16 bits */
-
-struct carrier_writer {
-	struct btf *btf;
-	uint32_t nr; /* carriers added */
-};
-
-/* Adds a member of type *@id to the carrier unions at the end of the BTF. */
-static int carrier__add(uint32_t *id, void *ctx)
+/* Appends *@id to the encoder's list of IDs to carry through the chunk's dedup. */
+static int carried__push(uint32_t *id, void *ctx)
 {
-	struct carrier_writer *w = ctx;
-	const struct btf_type *last = btf__type_by_id(w->btf, btf__type_cnt(w->btf) - 1);
-	char name[sizeof(CARRIER_PREFIX) + 10];
-	int err;
+	struct btf_encoder *e = ctx;
+	uint32_t *slot = darray_push(&e->carried);
 
-	if (!*id)
-		return 0;
-	if (!w->nr || btf_vlen(last) == CARRIER_MAX) {
-		snprintf(name, sizeof(name), CARRIER_PREFIX "%u", w->nr++);
-		err = btf__add_union(w->btf, name, 0);
-		if (err < 0)
-			return err;
-	}
-	return btf__add_field(w->btf, NULL, *id, 0, 0);
-}
-
-struct carrier_reader {
-	const struct btf *btf;
-	uint32_t id; /* the carrier being read */
-	uint32_t member;
-};
-
-/* Takes the next member's type, in the order carrier__add() added them. */
-static int carrier__read(uint32_t *id, void *ctx)
-{
-	struct carrier_reader *r = ctx;
-	const struct btf_type *t = btf__type_by_id(r->btf, r->id);
-
-	if (!*id)
-		return 0;
-	if (r->member == btf_vlen(t)) {
-		t = btf__type_by_id(r->btf, ++r->id);
-		r->member = 0;
-	}
-	*id = btf_members(t)[r->member++].type;
+	if (!slot)
+		return -ENOMEM;
+	*slot = *id;
 	return 0;
 }
 
-/*
- * The ID of the first of @nr carriers after dedup, checking what this relies
- * on: that dedup keeps each (its name is unique, so it equals no other
- * type), with its members in order, and keeps the relative order of the types
- * it keeps, so that the carriers, added last, are still the last @nr types.
- * libbpf's header promises none of the last; if a libbpf stops doing it, this
- * is an internal error, not a wrong output.
- */
-static int carrier__find(const struct btf *btf, uint32_t nr, uint32_t *first)
+/* Takes back the next carried ID, in the order carried__push() listed them. */
+static int carried__pop(uint32_t *id, void *ctx)
 {
-	uint32_t end = btf__type_cnt(btf), i;
-	char name[sizeof(CARRIER_PREFIX) + 10];
+	struct btf_encoder *e = ctx;
 
-	if (end < nr + 1)
-		return -EPROTO;
-	*first = end - nr;
-	for (i = 0; i < nr; i++) {
-		const struct btf_type *t = btf__type_by_id(btf, *first + i);
-
-		snprintf(name, sizeof(name), CARRIER_PREFIX "%u", i);
-		if (!btf_is_union(t) || strcmp(btf__name_by_offset(btf, t->name_off), name))
-			return -EPROTO;
-	}
+	*id = e->carried.data[e->carried_next++];
 	return 0;
 }
 
-/*
- * Deduplicates the chunk's types.  libbpf's dedup renumbers types and tells
- * no one, so the IDs that function states and variables hold are carried
- * through it as the members of unions with a name no type has, added last:
- * a type no other can equal stays, and stays after all others.
- */
 /*
  * Replaces the chunk's BTF by a read-only copy of its raw bytes: after
  * dedup, libbpf keeps the buffers sized for the types before it and the
@@ -2050,7 +2056,8 @@ static int btf__decl_names(const struct btf *btf, uint32_t first, const char ***
  * the dedup resolved (see btf_encoders__merge()): those that it had before
  * and has no more.
  */
-static int btf_encoder__dedup_chunk(struct btf_encoder *e, struct btf *btf, uint32_t first)
+static int btf_encoder__dedup_chunk(struct btf_encoder *e, struct btf *btf, uint32_t first,
+				    uint32_t *nr_types)
 {
 	const char **before = NULL, **after = NULL;
 	size_t nr_before = 0, nr_after = 0, i;
@@ -2067,7 +2074,11 @@ static int btf_encoder__dedup_chunk(struct btf_encoder *e, struct btf *btf, uint
 	 * and whatever they kept apart meets again in the final dedup, which
 	 * takes v1.31's pointer rule (btf_dedup.h).
 	 */
-	err = err ?: btf__dedup(btf, NULL);
+	err = err ?: btf_dedup__carry(btf, e->carried.data, e->carried.nr, nr_types);
+	if (err == -EPROTO)
+		fprintf(stderr,
+			"pahole: internal error: libbpf's dedup did not keep the carriers of "
+			"type IDs last\n");
 	err = err ?: btf__decl_names(btf, first, &after, &nr_after);
 	for (i = 0; i < nr_before && !err; i++) {
 		const char **slot;
@@ -2090,23 +2101,13 @@ static int btf_encoder__dedup_chunk(struct btf_encoder *e, struct btf *btf, uint
  */
 static int btf_encoder__dedup_carried(struct btf_encoder *e, struct btf_chunk *c)
 {
-	struct carrier_writer w = { .btf = c->btf };
-	struct carrier_reader r = { .btf = c->btf };
 	int err;
 
-	err = btf_encoder__visit_chunk_refs(e, carrier__add, &w);
-	err = err ?: btf_encoder__dedup_chunk(e, c->btf, c->first_id);
-	if (err)
-		return err;
-	if (w.nr && carrier__find(c->btf, w.nr, &r.id)) {
-		fprintf(stderr,
-			"pahole: internal error: libbpf's dedup did not keep the carriers of "
-			"type IDs last\n");
-		return -EPROTO;
-	}
-	c->nr_types = (w.nr ? r.id : btf__type_cnt(c->btf)) - c->first_id;
-	/* Without carriers every ID is 0 and stays so. */
-	return btf_encoder__visit_chunk_refs(e, carrier__read, &r);
+	e->carried.nr = 0;
+	e->carried_next = 0;
+	err = btf_encoder__visit_chunk_refs(e, carried__push, e);
+	err = err ?: btf_encoder__dedup_chunk(e, c->btf, c->first_id, &c->nr_types);
+	return err ?: btf_encoder__visit_chunk_refs(e, carried__pop, e);
 }
 
 int btf_encoder__end_chunk(struct btf_encoder *e)
@@ -2152,6 +2153,7 @@ void btf_encoder__delete(struct btf_encoder *e)
 	}
 	darray_free(&e->chunks);
 	darray_free(&e->chunk_states);
+	darray_free(&e->carried);
 	darray_free(&e->vars);
 	darray_free(&e->resolved_decls);
 	arena__free(&e->arena);
@@ -2164,6 +2166,7 @@ void btf_encoder__delete(struct btf_encoder *e)
 	darray_free(&e->cu.locs);
 	darray_free(&e->cu.tags);
 	darray_free(&e->cu.members);
+	darray_free(&e->cu.type_refs);
 	free(e);
 }
 
@@ -2230,8 +2233,7 @@ static int btf__append_chunks(struct btf *btf, struct btf_chunk **chunks, size_t
 
 			if (new_id < 0)
 				return new_id;
-			err = btf_type__visit_ids((struct btf_type *)btf__type_by_id(btf, new_id),
-						  remap_to_merged, c);
+			err = btf_type__visit_ids(btf_type__mut(btf, new_id), remap_to_merged, c);
 			if (err)
 				return err;
 		}
@@ -2239,7 +2241,7 @@ static int btf__append_chunks(struct btf *btf, struct btf_chunk **chunks, size_t
 	return 0;
 }
 
-/* The bytes of the types of chunk @c, less its carriers. */
+/* The bytes of the types of chunk @c. */
 static const char *btf_chunk__bytes(const struct btf_chunk *c, size_t *len)
 {
 	const char *start, *end;
@@ -2445,7 +2447,7 @@ static int btf__arena_ptr(struct btf *btf, const struct btf_encoder_conf *conf,
 	tag_id = btf__add_type_tag(btf, "address_space(1)", t->type);
 	if (tag_id < 0)
 		return tag_id;
-	tag = (struct btf_type *)btf__type_by_id(btf, tag_id);
+	tag = btf_type__mut(btf, tag_id);
 	tag->info |= 1u << 31;
 	tag_id = btf__add_ptr(btf, tag_id);
 	if (tag_id < 0)

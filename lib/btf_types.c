@@ -99,6 +99,31 @@ int btf_type__visit_ids(struct btf_type *t, int (*visit)(uint32_t *, void *), vo
 	return btf_kind_ops[btf_kind(t)].visit_ids(t, visit, ctx);
 }
 
+struct read_ids {
+	int (*visit)(uint32_t id, void *ctx);
+	void *ctx;
+};
+
+static int read_id(uint32_t *id, void *ctx)
+{
+	const struct read_ids *r = ctx;
+
+	return r->visit(*id, r->ctx);
+}
+
+int btf_type__read_ids(const struct btf_type *t, int (*visit)(uint32_t, void *), void *ctx)
+{
+	struct read_ids r = { visit, ctx };
+
+	/* read_id() writes nothing: the table's visitors serve both. */
+	return btf_kind_ops[btf_kind(t)].visit_ids((struct btf_type *)t, read_id, &r);
+}
+
+struct btf_type *btf_type__mut(struct btf *btf, uint32_t id)
+{
+	return (struct btf_type *)btf__type_by_id(btf, id);
+}
+
 size_t btf_type__size(const struct btf_type *t)
 {
 	const struct btf_kind_ops *ops = &btf_kind_ops[btf_kind(t)];

@@ -6,10 +6,27 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct btf;
 struct btf_type;
+
+/*
+ * Type @id of @btf, to be changed in place: the one way this program writes
+ * into types that libbpf holds (btf__type_by_id() hands them out const).
+ * It relies on what libbpf's btf.h does not promise: that the pointer is
+ * into the BTF's own type data, which btf__raw_data(), btf__dedup() and
+ * btf__type_by_id() read afterwards, with nothing derived from the type
+ * cached on the side; true of every libbpf since 0.x, where btf__add_*()
+ * itself writes there (tests/libbpf_contract.c fails if that changes).
+ * Only for a BTF that btf__new_empty*() or btf__new() made, that the caller
+ * owns, until the next btf__add_*() (which may move the types).
+ */
+struct btf_type *btf_type__mut(struct btf *btf, uint32_t id);
 
 /* Calls @visit on each type-ID field of @t; stops at and returns the first non-zero. */
 int btf_type__visit_ids(struct btf_type *t, int (*visit)(uint32_t *id, void *ctx), void *ctx);
+
+/* The same, read-only: @visit is given each field's value. */
+int btf_type__read_ids(const struct btf_type *t, int (*visit)(uint32_t id, void *ctx), void *ctx);
 
 /* The size in bytes of @t with everything that follows it. */
 size_t btf_type__size(const struct btf_type *t);

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * libbpf_contract: what this program relies on in libbpf beyond what btf.h
+ * promises, checked against the libbpf it is built with.  If a libbpf stops
+ * doing one of these, this test fails before any output goes wrong:
+ *
+ *   - btf_type__mut() (lib/btf_types.h): a type changed in place through the
+ *     pointer btf__type_by_id() returns is what btf__name_by_offset(),
+ *     btf__raw_data() and btf__dedup() see afterwards: a name set after
+ *     btf__add_struct() (btf_encoder__name_type()), a member's name, a type
+ *     ID set after btf__add_ptr() took 0 (btf_encoder__resolve_cu());
+ *   - btf_dedup__carry() (btf_dedup.h): the carriers of type IDs survive the
+ *     dedup last, so that IDs held outside the BTF follow their types, also
+ *     past one carrier's 65,535 members.
+ *
+ * Exits 0 when all hold ("libbpf_contract: N checks ok"), 1 otherwise.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+
+#include "btf_dedup.h"
+#include "lib/btf_types.h"
+
+static int failures, checks;
+
+static void check(int ok, const char *what)
+{
+	checks++;
+	if (!ok) {
+		failures++;
+		fprintf(stderr, "FAIL: %s\n", what);
+	}
+}
+
+/* The number of types of @kind named @name in @btf. */
+static int count_named(const struct btf *btf, int kind, const char *name)
+{
+	uint32_t id, end = btf__type_cnt(btf);
+	int n = 0;
+
+	for (id = 1; id < end; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		n += btf_kind(t) == kind && !strcmp(btf__name_by_offset(btf, t->name_off), name);
+	}
+	return n;
+}
+
+/* Names and type IDs written in place are what readers and dedup see. */
+static void check_mut(void)
+{
+	struct btf *btf = btf__new_empty(), *copy;
+	int i32, s1, s2, p1, p2, off;
+	const void *raw;
+	uint32_t size;
+
+	i32 = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	s1 = btf__add_struct(btf, "s", 4);
+	btf__add_field(btf, "x", i32, 0, 0);
+	/* The second "s" is named, and its member too, after it is added. */
+	s2 = btf__add_struct(btf, NULL, 4);
+	btf__add_field(btf, NULL, i32, 0, 0);
+	off = btf__add_str(btf, "s");
+	btf_type__mut(btf, s2)->name_off = off;
+	btf_members(btf_type__mut(btf, s2))[0].name_off = btf__add_str(btf, "x");
+	check(!strcmp(btf__name_by_offset(btf, btf__type_by_id(btf, s2)->name_off), "s"),
+	      "a name set in place reads back");
+	/* Two pointers added to 0, then pointed at the two structs. */
+	p1 = btf__add_ptr(btf, 0);
+	p2 = btf__add_ptr(btf, 0);
+	check(p1 > 0 && p2 > 0, "btf__add_ptr() takes type ID 0");
+	btf_type__mut(btf, p1)->type = s1;
+	btf_type__mut(btf, p2)->type = s2;
+	raw = btf__raw_data(btf, &size);
+	copy = raw ? btf__new(raw, size) : NULL;
+	check(copy && count_named(copy, BTF_KIND_STRUCT, "s") == 2 &&
+		      btf__type_by_id(copy, p2)->type == (uint32_t)s2,
+	      "btf__raw_data() has what was written in place");
+	check(!btf__dedup(btf, NULL), "btf__dedup() succeeds");
+	/* Equal once renamed: one struct, one pointer, one int. */
+	check(btf__type_cnt(btf) == 4 && count_named(btf, BTF_KIND_STRUCT, "s") == 1,
+	      "btf__dedup() sees the names and IDs written in place");
+	btf__free(copy);
+	btf__free(btf);
+}
+
+/* Adds @n distinct types (INT "tN" of 4 bytes) twice over; the first's IDs in @ids. */
+static int add_twice(struct btf *btf, uint32_t *ids, size_t n)
+{
+	char name[32];
+	size_t i, copy;
+
+	for (copy = 0; copy < 2; copy++) {
+		for (i = 0; i < n; i++) {
+			int id;
+
+			snprintf(name, sizeof(name), "t%zu", i);
+			id = btf__add_int(btf, name, 4, 0);
+			if (id < 0)
+				return id;
+			/* The second copy's IDs are carried: each must come back as the first's. */
+			if (copy)
+				ids[i] = id;
+		}
+	}
+	return 0;
+}
+
+/* IDs held outside the BTF come back renumbered, past one carrier's 65,535. */
+static void check_carry(size_t n)
+{
+	struct btf *btf = btf__new_empty();
+	uint32_t *ids = calloc(n, sizeof(*ids)), nr_types = 0;
+	char name[32], what[96];
+	size_t i, bad = 0;
+	int err;
+
+	if (!btf || !ids || add_twice(btf, ids, n)) {
+		check(0, "building the BTF to carry IDs through");
+		goto out;
+	}
+	err = btf_dedup__carry(btf, ids, n, &nr_types);
+	snprintf(what, sizeof(what), "btf_dedup__carry() of %zu IDs succeeds (%d)", n, err);
+	check(!err, what);
+	check(nr_types == n, "the types less the carriers are the deduplicated ones");
+	for (i = 0; !err && i < n; i++) {
+		const struct btf_type *t = btf__type_by_id(btf, ids[i]);
+
+		snprintf(name, sizeof(name), "t%zu", i);
+		bad += ids[i] > nr_types || !t || !btf_is_int(t) ||
+		       strcmp(btf__name_by_offset(btf, t->name_off), name);
+	}
+	snprintf(what, sizeof(what), "each of %zu carried IDs is its type's after dedup", n);
+	check(!err && !bad, what);
+out:
+	free(ids);
+	btf__free(btf);
+}
+
+int main(void)
+{
+	check_mut();
+	check_carry(3);
+	check_carry(70000);
+	if (failures) {
+		fprintf(stderr, "libbpf_contract: %d of %d checks failed\n", failures, checks);
+		return 1;
+	}
+	printf("libbpf_contract: %d checks ok\n", checks);
+	return 0;
+}
