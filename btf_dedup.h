@@ -10,7 +10,7 @@
  * whatever holds them (clang's DWARF repeats a pointer type within a CU).
  * Merging such pointers before the dedup gives libbpf 1.1 the same verdicts.
  * The output's dedup (whole, or split over a base) runs here; a chunk's
- * (btf_encoder.c) need not, since whatever it keeps apart meets again there.
+ * (btf_chunks.c) need not, since whatever it keeps apart meets again there.
  *
  * Called by one thread on a BTF it owns; @btf's types (not its base's) are
  * rewritten in place.

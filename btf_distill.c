@@ -114,7 +114,7 @@ static int remap_id(uint32_t *id, void *ctx)
 	return 0;
 }
 
-int btf__distill(const struct btf *split, struct btf **new_base, struct btf **new_split)
+int btf_distill__run(const struct btf *split, struct btf **new_base, struct btf **new_split)
 {
 	struct distill d = { .base = btf__base_btf(split), .split = split };
 	struct btf *base = NULL, *out = NULL;

@@ -17,6 +17,6 @@
 struct btf;
 
 /* Returns 0 and the new base and split BTF (free both), or a negative errno. */
-int btf__distill(const struct btf *split, struct btf **new_base, struct btf **new_split);
+int btf_distill__run(const struct btf *split, struct btf **new_base, struct btf **new_split);
 
 #endif /* _BTF_DISTILL_H_ */

@@ -28,7 +28,8 @@
  * is read-only while they run, but for the claiming of elf_function nodes,
  * which is atomic.
  *
- * Functions return 0 or a negative errno, as libbpf does.
+ * Functions return 0 or a negative errno, as libbpf does.  The encoder's
+ * files, one per job, share btf_encoder_priv.h, which says which does what.
  */
 
 #include <pthread.h>

@@ -84,7 +84,7 @@ static const unsigned char *cu_end(struct die_reader *r, Dwarf_Die *cu_die)
 }
 
 void die_reader__begin_cu(struct die_reader *r, Dwarf_Die *cu_die, bool big_endian,
-			  const bool *wanted)
+			  bool (*wanted)(unsigned int at))
 {
 	Dwarf_Half version = 0;
 	uint8_t unit_type, addr_size = 0, offset_size = 0;
@@ -236,7 +236,7 @@ static int plan_recorder__attr(Dwarf_Attribute *attr, void *arg)
 {
 	struct plan_recorder *rec = arg;
 	unsigned int name = dwarf_whatattr(attr), form = dwarf_whatform(attr);
-	bool wanted = name < 256 && rec->r->wanted[name];
+	bool wanted = rec->r->wanted(name);
 	struct die_reader_spec *spec;
 
 	if (wanted)

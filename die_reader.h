@@ -36,7 +36,7 @@ struct die_reader {
 	uint16_t version;
 	bool big_endian;
 	/* By DW_AT_* code below 256: whether the callback is called for it. */
-	const bool *wanted;
+	bool (*wanted)(unsigned int at);
 	DARRAY(struct die_reader_code) codes; /* by abbreviation code */
 	DARRAY(struct die_reader_spec) specs; /* the attributes of their plans */
 	/* The DIE whose attributes were read last, and where it ends if it has no children. */
@@ -44,9 +44,9 @@ struct die_reader {
 	const unsigned char *last_end;
 };
 
-/* Starts on the CU of @cu_die; @wanted has 256 entries, by DW_AT_* code. */
+/* Starts on the CU of @cu_die; @wanted says which DW_AT_* codes the callbacks get. */
 void die_reader__begin_cu(struct die_reader *r, Dwarf_Die *cu_die, bool big_endian,
-			  const bool *wanted);
+			  bool (*wanted)(unsigned int at));
 void die_reader__free(struct die_reader *r);
 
 /* dwarf_child() and dwarf_siblingof(), with the abbreviation of the DIE found set. */

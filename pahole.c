@@ -469,7 +469,7 @@ static int write_elf(const char *path, struct btf *btf, const struct btf_encoder
 	int err;
 
 	if (conf->base_btf && btf_encoder_conf__has(conf, BTF_FEAT_DISTILLED_BASE)) {
-		err = btf__distill(btf, &base, &split);
+		err = btf_distill__run(btf, &base, &split);
 		if (err) {
 			*cause = "cannot distill the base BTF";
 			return err;

@@ -1,0 +1,507 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Chunks (see btf_encoder.h): a chunk's BTF deduplicated on its own, with
+ * the type IDs that its function states and variables hold carried through
+ * the dedup; once all workers are done, the chunks of all encoders
+ * concatenated in order, the functions and variables added, and the whole
+ * deduplicated once more.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <bpf/btf.h>
+#include <linux/btf.h>
+
+#include "btf_dedup.h"
+#include "btf_encoder_priv.h"
+#include "lib/btf_types.h"
+
+int btf_encoder__begin_chunk(struct btf_encoder *e, uint32_t index)
+{
+	struct btf_chunk *c = calloc(1, sizeof(*c)), **slot = c ? darray_push(&e->chunks) : NULL;
+
+	if (!slot) {
+		free(c);
+		return -ENOMEM;
+	}
+	*slot = c;
+	c->index = index;
+	/*
+	 * Standalone even for split BTF: libbpf looks every string up in the
+	 * base first, writing into the base's buffers as it does, so workers
+	 * may not share one base.  The chunks meet it in the merge.
+	 */
+	c->btf = btf__new_empty();
+	if (!c->btf)
+		return -ENOMEM;
+	/* Else libbpf guesses from a "long" the chunk may lack, or takes the host's. */
+	btf__set_pointer_size(c->btf, e->conf->ptr_size);
+	c->first_id = btf__type_cnt(c->btf);
+	e->chunk = c;
+	e->btf = c->btf;
+	e->chunk_states.nr = 0;
+	e->chunk_first_var = e->vars.nr;
+	ptr_map__clear(&e->strs);
+	return 0;
+}
+
+/*
+ * Calls @fn on each type-ID field of the current chunk that lives outside
+ * its BTF: the functions' prototypes and the variables' types.
+ */
+static int btf_encoder__visit_chunk_refs(struct btf_encoder *e, int (*fn)(uint32_t *, void *),
+					 void *ctx)
+{
+	size_t i;
+	uint32_t j;
+	int err = 0;
+
+	for (i = 0; i < e->chunk_states.nr && !err; i++) {
+		struct btf_func_state *s = e->chunk_states.data[i];
+
+		err = fn(&s->ret_type, ctx);
+		for (j = 0; j < s->nr_params && !err; j++)
+			err = fn(&s->params[j].type, ctx);
+	}
+	for (i = e->chunk_first_var; i < e->vars.nr && !err; i++)
+		err = fn(&e->vars.data[i].type, ctx);
+	return err;
+}
+
+/* Appends *@id to the encoder's list of IDs to carry through the chunk's dedup. */
+static int carried__push(uint32_t *id, void *ctx)
+{
+	struct btf_encoder *e = ctx;
+	uint32_t *slot = darray_push(&e->carried);
+
+	if (!slot)
+		return -ENOMEM;
+	*slot = *id;
+	return 0;
+}
+
+/* Takes back the next carried ID, in the order carried__push() listed them. */
+static int carried__pop(uint32_t *id, void *ctx)
+{
+	struct btf_encoder *e = ctx;
+
+	*id = e->carried.data[e->carried_next++];
+	return 0;
+}
+
+/*
+ * Replaces the chunk's BTF by a read-only copy of its raw bytes: after
+ * dedup, libbpf keeps the buffers sized for the types before it and the
+ * string hash, several times the bytes that remain, for every chunk until
+ * the merge.  The copy also knows where its strings end.
+ */
+static int btf_chunk__compact(struct btf_chunk *c)
+{
+	const struct btf_header *hdr;
+	struct btf *copy;
+	const void *raw;
+	__u32 size;
+
+	raw = btf__raw_data(c->btf, &size);
+	if (!raw)
+		return -ENOMEM;
+	copy = btf__new(raw, size);
+	if (!copy)
+		return -errno;
+	hdr = raw;
+	c->strs_len = hdr->str_len;
+	btf__free(c->btf);
+	c->btf = copy;
+	return 0;
+}
+
+/* A declaration: a FWD, or an enum without values (libbpf's enum FWD). */
+static bool btf_type__is_decl(const struct btf_type *t)
+{
+	return t->name_off && (btf_is_fwd(t) || (btf_is_any_enum(t) && !btf_vlen(t)));
+}
+
+static int str_ptr__cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * The names of the declarations of @btf from type @first on, sorted and
+ * unique, in *@names (to free): pointers into @btf's strings.
+ */
+static int decl_names__get(const struct btf *btf, uint32_t first, const char ***names, size_t *nr)
+{
+	uint32_t id, end = btf__type_cnt(btf);
+	const char **v = NULL;
+	size_t n = 0, cap = 0, i, j;
+
+	for (id = first; id < end; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (!btf_type__is_decl(t))
+			continue;
+		if (n == cap) {
+			const char **p = realloc(v, (cap = cap ? 2 * cap : 64) * sizeof(*v));
+
+			if (!p) {
+				free(v);
+				return -ENOMEM;
+			}
+			v = p;
+		}
+		v[n++] = btf__name_by_offset(btf, t->name_off);
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), str_ptr__cmp);
+	for (i = j = 0; i < n; i++)
+		if (!j || strcmp(v[i], v[j - 1]))
+			v[j++] = v[i];
+	*names = v;
+	*nr = j;
+	return 0;
+}
+
+/*
+ * Deduplicates the chunk's BTF, noting the names of the declarations that
+ * the dedup resolved (see btf_encoders__merge()): those that it had before
+ * and has no more.
+ */
+static int btf_encoder__dedup_chunk(struct btf_encoder *e, struct btf *btf, uint32_t first,
+				    uint32_t *nr_types)
+{
+	const char **before = NULL, **after = NULL;
+	size_t nr_before = 0, nr_after = 0, i;
+	struct arena copies = {};
+	int err;
+
+	err = decl_names__get(btf, first, &before, &nr_before);
+	/* The dedup rewrites the strings. */
+	for (i = 0; i < nr_before && !err; i++)
+		if (!(before[i] = arena__strdup(&copies, before[i])))
+			err = -ENOMEM;
+	/*
+	 * libbpf's own dedup: a chunk's identical pointers are merged by it,
+	 * and whatever they kept apart meets again in the final dedup, which
+	 * takes v1.31's pointer rule (btf_dedup.h).
+	 */
+	err = err ?: btf_dedup__carry(btf, e->carried.data, e->carried.nr, nr_types);
+	if (err == -EPROTO)
+		fprintf(stderr,
+			"pahole: internal error: libbpf's dedup did not keep the carriers of "
+			"type IDs last\n");
+	err = err ?: decl_names__get(btf, first, &after, &nr_after);
+	for (i = 0; i < nr_before && !err; i++) {
+		const char **slot;
+
+		if (nr_after && bsearch(&before[i], after, nr_after, sizeof(*after), str_ptr__cmp))
+			continue;
+		slot = darray_push(&e->resolved_decls);
+		if (!slot || !(*slot = arena__strdup(&e->arena, before[i])))
+			err = -ENOMEM;
+	}
+	free(before);
+	free(after);
+	arena__free(&copies);
+	return err;
+}
+
+/*
+ * Deduplicates the chunk's types (btf_encoder__dedup_chunk()), carrying the
+ * IDs that its function states and variables hold through the dedup.
+ */
+static int btf_encoder__dedup_carried(struct btf_encoder *e, struct btf_chunk *c)
+{
+	int err;
+
+	e->carried.nr = 0;
+	e->carried_next = 0;
+	err = btf_encoder__visit_chunk_refs(e, carried__push, e);
+	err = err ?: btf_encoder__dedup_chunk(e, c->btf, c->first_id, &c->nr_types);
+	return err ?: btf_encoder__visit_chunk_refs(e, carried__pop, e);
+}
+
+int btf_encoder__end_chunk(struct btf_encoder *e)
+{
+	struct btf_chunk *c = e->chunk;
+	int err = 0;
+
+	/*
+	 * Split BTF is deduplicated once, against its base, as upstream does:
+	 * a second pass can merge more than the first, and modules are small.
+	 * So is all BTF when chunks must not be deduplicated on their own.
+	 */
+	if (e->conf->base_btf || e->conf->whole_dedup)
+		c->nr_types = btf__type_cnt(c->btf) - c->first_id;
+	else
+		err = btf_encoder__dedup_carried(e, c);
+	if (!e->conf->base_btf)
+		err = err ?: btf_chunk__compact(c);
+	e->chunk = NULL;
+	e->btf = NULL;
+	return err;
+}
+
+/* ---- merging the chunks of all encoders in order ---- */
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int chunk_ptr__cmp(const void *a, const void *b)
+{
+	const struct btf_chunk *x = *(struct btf_chunk **)a, *y = *(struct btf_chunk **)b;
+
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* All the chunks of all encoders, in order; NULL on ENOMEM. */
+static struct btf_chunk **btf_encoders__chunks(struct btf_encoder **encoders, unsigned int nr,
+					       size_t *nr_chunks)
+{
+	struct btf_chunk **chunks;
+	size_t n = 0, i, j;
+
+	for (i = 0; i < nr; i++)
+		n += encoders[i]->chunks.nr;
+	chunks = calloc(n ?: 1, sizeof(*chunks));
+	if (!chunks)
+		return NULL;
+	for (i = 0, n = 0; i < nr; i++)
+		for (j = 0; j < encoders[i]->chunks.nr; j++)
+			chunks[n++] = encoders[i]->chunks.data[j];
+	qsort(chunks, n, sizeof(*chunks), chunk_ptr__cmp);
+	*nr_chunks = n;
+	return chunks;
+}
+
+static int remap_to_merged(uint32_t *id, void *ctx)
+{
+	const struct btf_chunk *c = ctx;
+
+	if (*id >= c->first_id + c->nr_types)
+		return -EINVAL;
+	*id = btf_chunk__merged_id(c, *id);
+	return 0;
+}
+
+/* Split BTF (modules): few types, added one by one on the base. */
+static int btf_chunks__append(struct btf *btf, struct btf_chunk **chunks, size_t n)
+{
+	size_t i;
+	uint32_t id;
+
+	for (i = 0; i < n; i++) {
+		struct btf_chunk *c = chunks[i];
+
+		c->merged_id = btf__type_cnt(btf);
+		for (id = c->first_id; id < c->first_id + c->nr_types; id++) {
+			int new_id = btf__add_type(btf, c->btf, btf__type_by_id(c->btf, id));
+			int err;
+
+			if (new_id < 0)
+				return new_id;
+			err = btf_type__visit_ids(btf_type__mut(btf, new_id), remap_to_merged, c);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+/* The bytes of the types of chunk @c. */
+static const char *btf_chunk__bytes(const struct btf_chunk *c, size_t *len)
+{
+	const char *start, *end;
+
+	*len = 0;
+	if (!c->nr_types)
+		return NULL;
+	start = (const char *)btf__type_by_id(c->btf, c->first_id);
+	end = (const char *)btf__type_by_id(c->btf, c->first_id + c->nr_types - 1);
+	end += btf_type__size((const struct btf_type *)end);
+	*len = end - start;
+	return start;
+}
+
+/*
+ * Concatenates the chunks into raw BTF: the types are copied as bytes with
+ * their IDs and string offsets moved, the string tables follow one another
+ * (dedup merges equal strings), and each chunk's BTF is freed once copied.
+ */
+static struct btf *btf_chunks__concat(struct btf_chunk **chunks, size_t n, int *errp)
+{
+	size_t types_len = 0, strs_len = 0, i, len;
+	uint32_t next_id = 1, strs_base = 0;
+	struct btf_header *hdr;
+	struct btf *btf = NULL;
+	char *buf = NULL, *p, *s;
+	int err = -ENOMEM;
+
+	for (i = 0; i < n; i++) {
+		strs_len += chunks[i]->strs_len;
+		btf_chunk__bytes(chunks[i], &len);
+		types_len += len;
+	}
+	buf = malloc(sizeof(*hdr) + types_len + strs_len);
+	if (!buf)
+		goto out;
+	hdr = (struct btf_header *)buf;
+	*hdr = (struct btf_header){ .magic = BTF_MAGIC,
+				    .version = BTF_VERSION,
+				    .hdr_len = sizeof(*hdr),
+				    .type_len = types_len,
+				    .str_off = types_len,
+				    .str_len = strs_len };
+	p = buf + sizeof(*hdr);
+	s = p + types_len;
+	for (i = 0; i < n; i++) {
+		struct btf_chunk *c = chunks[i];
+		const char *src = btf_chunk__bytes(c, &len);
+		char *t = p;
+
+		if (len)
+			memcpy(p, src, len);
+		p += len;
+		c->merged_id = next_id;
+		next_id += c->nr_types;
+		for (; t < p; t += btf_type__size((struct btf_type *)t)) {
+			btf_type__shift_strs((struct btf_type *)t, strs_base);
+			err = btf_type__visit_ids((struct btf_type *)t, remap_to_merged, c);
+			if (err)
+				goto out;
+		}
+		memcpy(s + strs_base, btf__str_by_offset(c->btf, 0), c->strs_len);
+		strs_base += c->strs_len;
+		/* Everything from here on works on the merged BTF. */
+		btf__free(c->btf);
+		c->btf = NULL;
+	}
+	btf = btf__new(buf, sizeof(*hdr) + types_len + strs_len);
+	err = btf ? 0 : -errno;
+out:
+	free(buf);
+	*errp = err;
+	return err ? NULL : btf;
+}
+
+static int u32__cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Whether a chunk's dedup resolved a declaration whose name more than one
+ * struct or union, or more than one enum with values, of @btf bears.
+ */
+static int btf_encoders__resolved_ambiguous(struct btf_encoder **encoders, unsigned int nr,
+					    struct btf *btf, bool *ambiguous)
+{
+	uint32_t id, end = btf__type_cnt(btf), *names;
+	size_t n[2] = {}, i, j;
+	unsigned int k;
+
+	*ambiguous = false;
+	names = malloc(2 * (end ?: 1) * sizeof(*names));
+	if (!names)
+		return -ENOMEM;
+	/* The names of structs and unions from names[0], of enums from names[end]. */
+	for (id = 1; id < end; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (!t->name_off)
+			continue;
+		if (btf_is_composite(t))
+			names[n[0]++] = t->name_off;
+		else if (btf_is_any_enum(t) && btf_vlen(t))
+			names[end + n[1]++] = t->name_off;
+	}
+	/* Each keeps the names it has more than once. */
+	for (k = 0; k < 2; k++) {
+		uint32_t *v = names + k * end;
+
+		qsort(v, n[k], sizeof(*v), u32__cmp);
+		for (i = j = 0; i + 1 < n[k]; i++)
+			if (v[i] == v[i + 1] && (!j || v[j - 1] != v[i]))
+				v[j++] = v[i];
+		n[k] = j;
+	}
+	for (k = 0; k < nr && !*ambiguous; k++) {
+		for (i = 0; i < encoders[k]->resolved_decls.nr && !*ambiguous; i++) {
+			int off = btf__find_str(btf, encoders[k]->resolved_decls.data[i]);
+			uint32_t key = off;
+
+			if (off <= 0)
+				continue;
+			*ambiguous = bsearch(&key, names, n[0], sizeof(*names), u32__cmp) ||
+				     bsearch(&key, names + end, n[1], sizeof(*names), u32__cmp);
+		}
+	}
+	free(names);
+	return 0;
+}
+
+int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct btf **out)
+{
+	const struct btf_encoder_conf *conf = encoders[0]->conf;
+	double t_start = now(), t_chunks, t_funcs;
+	struct btf_chunk **chunks;
+	struct btf *btf = NULL;
+	unsigned int nr_types;
+	size_t nr_chunks;
+	int err;
+
+	chunks = btf_encoders__chunks(encoders, nr, &nr_chunks);
+	if (!chunks)
+		return -ENOMEM;
+	if (!conf->base_btf) {
+		btf = btf_chunks__concat(chunks, nr_chunks, &err);
+	} else {
+		btf = btf__new_empty_split(conf->base_btf);
+		err = btf ? btf_chunks__append(btf, chunks, nr_chunks) : -ENOMEM;
+	}
+	free(chunks);
+	if (btf)
+		btf__set_pointer_size(btf, conf->ptr_size); /* the variables' sizes */
+	nr_types = btf ? btf__type_cnt(btf) - 1 : 0;
+	t_chunks = now();
+	if (!err && conf->functions)
+		err = btf_encoders__add_saved_funcs(conf, btf);
+	if (!err && conf->symtab)
+		err = btf_encoders__add_vars(encoders, nr, btf);
+	t_funcs = now();
+	if (!err)
+		err = btf_dedup__run(btf);
+	if (!err && !conf->base_btf && !conf->whole_dedup) {
+		bool again;
+
+		err = btf_encoders__resolved_ambiguous(encoders, nr, btf, &again);
+		if (!err && again) {
+			if (conf->verbose)
+				fprintf(stderr,
+					"btf_encoder: a chunk resolved a declaration of a name that several types bear: the chunks are encoded again, deduplicated once\n");
+			btf__free(btf);
+			return BTF_ENCODERS_AGAIN;
+		}
+	}
+	if (conf->verbose)
+		fprintf(stderr,
+			"btf_encoder: merge %.3f s (%zu chunks, %u types), functions and variables %.3f s, dedup %.3f s (%u types)\n",
+			t_chunks - t_start, nr_chunks, nr_types, t_funcs - t_chunks,
+			now() - t_funcs, btf ? btf__type_cnt(btf) - 1 : 0);
+	if (err) {
+		btf__free(btf);
+		return err;
+	}
+	*out = btf;
+	return 0;
+}

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The type references of the CU being encoded (see btf_encoder_priv.h):
+ * which DIE stands for which type, the references noted for the type-ID
+ * fields of the CU's types, and their resolution once the CU is walked.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+#include <dwarf.h>
+#include <linux/btf.h>
+
+#include "btf_encoder_priv.h"
+#include "lib/btf_types.h"
+
+/* Marks a slot of the DIE map as holding a reference for this CU. */
+#define MAP_SET 0x80000000u
+
+/* ---- the DIE -> type reference map of the current CU ---- */
+
+int btf_encoder__map(struct btf_encoder *e, Dwarf_Die *die, uint32_t ref)
+{
+	Dwarf_Off off = dwarf_cuoffset(die);
+	uint32_t *slot;
+
+	if (off >= e->cu.map_size) {
+		size_t size = e->cu.map_size ? e->cu.map_size * 2 : 1 << 16;
+		uint32_t *map;
+
+		while (size <= off)
+			size *= 2;
+		map = realloc(e->cu.map, size * sizeof(*map));
+		if (!map)
+			return -ENOMEM;
+		memset(map + e->cu.map_size, 0, (size - e->cu.map_size) * sizeof(*map));
+		e->cu.map = map;
+		e->cu.map_size = size;
+	}
+	slot = darray_push(&e->cu.refs);
+	if (!slot)
+		return -ENOMEM;
+	*slot = off;
+	e->cu.map[off] = ref | MAP_SET;
+	return 0;
+}
+
+/* What DIE offset @off stands for, or false when it stands for nothing encoded. */
+static bool btf_encoder__lookup(const struct btf_encoder *e, uint32_t off, uint32_t *ref)
+{
+	if (off >= e->cu.map_size || !(e->cu.map[off] & MAP_SET))
+		return false;
+	*ref = e->cu.map[off] & ~MAP_SET;
+	return true;
+}
+
+void btf_encoder__clear_map(struct btf_encoder *e)
+{
+	size_t i;
+
+	for (i = 0; i < e->cu.refs.nr; i++)
+		e->cu.map[e->cu.refs.data[i]] = 0;
+	e->cu.refs.nr = 0;
+}
+
+/*
+ * Notes what the next type-ID field added for the CU refers to: each
+ * btf__add_*() of the walk is given 0 for a type ID, one field after the
+ * other, and btf_encoder__resolve_cu() sets them in the same order.
+ */
+int btf_encoder__ref(struct btf_encoder *e, uint32_t ref)
+{
+	uint32_t *slot = darray_push(&e->cu.type_refs);
+
+	if (!slot)
+		return -ENOMEM;
+	*slot = ref;
+	return 0;
+}
+
+/*
+ * Of the items (members, parameters) whose references were noted from
+ * @first on, a reader sees the first vlen, which past 65,535 wraps (see
+ * btf_encoder__add_field()): the others' references go.
+ */
+void btf_encoder__wrap_refs(struct btf_encoder *e, size_t first)
+{
+	size_t nr = e->cu.type_refs.nr - first;
+
+	if (nr > 0xffff)
+		e->cu.type_refs.nr = first + (nr & 0xffff);
+}
+
+/* libbpf returns the new ID or a negative errno; record it for @die. */
+int btf_encoder__added(struct btf_encoder *e, Dwarf_Die *die, int id)
+{
+	if (id < 0)
+		return id;
+	if ((uint32_t)id >= REF_DIE)
+		return -E2BIG;
+	return btf_encoder__map(e, die, id);
+}
+
+/* ---- resolving a CU's DIE references ---- */
+
+static int btf_encoder__index_type(struct btf_encoder *e)
+{
+	int id;
+
+	if (e->cu.int_ref)
+		return 0;
+	/* A CU without "int" still indexes its arrays with one. */
+	id = btf__add_int(e->btf, "int", 4, BTF_INT_SIGNED);
+	if (id < 0)
+		return id;
+	e->cu.int_ref = id;
+	return 0;
+}
+
+/* The DWARF tags of types, which a type reference may name. */
+static const bool type_tags[DW_TAG_NR_STD] = {
+	[DW_TAG_array_type] = true,
+	[DW_TAG_class_type] = true,
+	[DW_TAG_enumeration_type] = true,
+	[DW_TAG_pointer_type] = true,
+	[DW_TAG_reference_type] = true,
+	[DW_TAG_string_type] = true,
+	[DW_TAG_structure_type] = true,
+	[DW_TAG_subroutine_type] = true,
+	[DW_TAG_typedef] = true,
+	[DW_TAG_union_type] = true,
+	[DW_TAG_ptr_to_member_type] = true,
+	[DW_TAG_set_type] = true,
+	[DW_TAG_subrange_type] = true,
+	[DW_TAG_base_type] = true,
+	[DW_TAG_const_type] = true,
+	[DW_TAG_file_type] = true,
+	[DW_TAG_packed_type] = true,
+	[DW_TAG_volatile_type] = true,
+	[DW_TAG_restrict_type] = true,
+	[DW_TAG_interface_type] = true,
+	[DW_TAG_unspecified_type] = true,
+	[DW_TAG_shared_type] = true,
+	[DW_TAG_rvalue_reference_type] = true,
+	[DW_TAG_coarray_type] = true,
+	[DW_TAG_generic_subrange] = true,
+	[DW_TAG_dynamic_type] = true,
+	[DW_TAG_atomic_type] = true,
+	[DW_TAG_immutable_type] = true,
+};
+
+static bool is_type_tag(int tag)
+{
+	return tag >= 0 && tag < (int)(sizeof(type_tags) / sizeof(type_tags[0])) && type_tags[tag];
+}
+
+/*
+ * A reference to DIE offset @off that stands for no type encoded: void when
+ * it is a type DIE the walk did not meet (or a cycle of qualifiers), corrupt
+ * DWARF when it is no DIE of the CU, or not a type.
+ */
+static void btf_encoder__check_dangling(struct btf_encoder *e, uint32_t off)
+{
+	Dwarf_Off cu_start = dwarf_dieoffset(&e->cu.die) - dwarf_cuoffset(&e->cu.die);
+	Dwarf_Die target;
+
+	if (!dwarf_offdie(dwarf_cu_getdwarf(e->cu.die.cu), cu_start + off, &target) ||
+	    dwarf_cuoffset(&target) != off || !is_type_tag(dwarf_tag(&target))) {
+		btf_encoder__corrupt(e, &e->cu.die);
+		e->cu.bad_off = cu_start + off;
+		return;
+	}
+	if (e->conf->verbose)
+		fprintf(stderr, "btf_encoder: DIE %#x references no type: void\n", off);
+}
+
+uint32_t btf_encoder__resolve_ref(struct btf_encoder *e, uint32_t ref)
+{
+	int hops;
+
+	for (hops = 0; ref & REF_DIE; hops++) {
+		uint32_t off = ref & REF_OFF_MASK;
+
+		if (ref == REF_INDEX) {
+			ref = e->cu.int_ref;
+			continue;
+		}
+		if (!btf_encoder__lookup(e, off, &ref) || hops > 64) {
+			btf_encoder__check_dangling(e, off);
+			return 0;
+		}
+	}
+	return ref;
+}
+
+/* Sets the next type-ID field to what btf_encoder__ref() noted for it. */
+static int resolve_id(uint32_t *id, void *ctx)
+{
+	struct btf_encoder *e = ctx;
+
+	if (e->cu.next_ref == e->cu.type_refs.nr)
+		return -EPROTO;
+	*id = btf_encoder__resolve_ref(e, e->cu.type_refs.data[e->cu.next_ref++]);
+	return 0;
+}
+
+int btf_encoder__resolve_cu(struct btf_encoder *e)
+{
+	uint32_t id, end;
+	int err = 0;
+
+	/* It comes after the CU's types, whichever array needs it first. */
+	if (e->cu.indexed)
+		err = btf_encoder__index_type(e);
+	end = btf__type_cnt(e->btf);
+	for (id = e->cu.first_id; id < end && !err; id++)
+		err = btf_type__visit_ids(btf_type__mut(e->btf, id), resolve_id, e);
+	/* As many fields as references noted, or the walk has a bug of ours. */
+	if (!err && e->cu.next_ref != e->cu.type_refs.nr)
+		err = -EPROTO;
+	if (err == -EPROTO)
+		fprintf(stderr, "pahole: internal error: the type references of a CU do not match "
+				"the fields of its types\n");
+	return err;
+}

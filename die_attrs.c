@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Reading the attributes of a DIE that encoding needs: see die_attrs.h. */
+#include <string.h>
+
+#include "die_attrs.h"
+
+uint32_t die_ref(Dwarf_Attribute *attr)
+{
+	Dwarf_Off off;
+
+	/*
+	 * The CU-relative offset, without decoding the DIE (dwarf_formref_die
+	 * would).  Fails for DW_FORM_ref_addr: references into another CU are
+	 * not followed, so that no worker reads a CU another one owns.
+	 */
+	if (dwarf_whatform(attr) == DW_FORM_ref_addr)
+		return 0;
+	/*
+	 * A type unit's signature (-fdebug-types-section): pahole v1.31 reads no
+	 * type unit and takes such a reference for void, and so do we.
+	 */
+	if (dwarf_whatform(attr) == DW_FORM_ref_sig8)
+		return 0;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+	/* One that cannot be read resolves to no DIE: corrupt DWARF (btf_encoder_refs.c). */
+	if (dwarf_formref(attr, &off) != 0 || off >= REF_OFF_MASK - 1)
+		return REF_BAD;
+#pragma GCC diagnostic pop
+	return REF_DIE | (uint32_t)off;
+}
+
+static void attr_udata(Dwarf_Attribute *attr, uint64_t *val, bool *has)
+{
+	Dwarf_Word w;
+
+	if (dwarf_formudata(attr, &w) == 0) {
+		*val = w;
+		if (has)
+			*has = true;
+	}
+}
+
+/* DW_AT_data_member_location: a constant, or DW_OP_plus_uconst before DWARF 4. */
+static void attr_member_location(Dwarf_Attribute *attr, uint64_t *val)
+{
+	Dwarf_Op *expr;
+	size_t len;
+	Dwarf_Word w;
+
+	if (dwarf_formudata(attr, &w) == 0) {
+		*val = w;
+		return;
+	}
+	if (dwarf_getlocation(attr, &expr, &len) == 0 && len == 1 &&
+	    expr[0].atom == DW_OP_plus_uconst)
+		*val = expr[0].number;
+}
+
+typedef void (*attr_read_fn)(struct die_attrs *a, Dwarf_Attribute *attr);
+
+static void read_name(struct die_attrs *a, Dwarf_Attribute *attr)
+{
+	a->name = dwarf_formstring(attr);
+	a->name_inline = dwarf_whatform(attr) == DW_FORM_string;
+}
+
+static void read_type(struct die_attrs *a, Dwarf_Attribute *attr)
+{
+	a->type = die_ref(attr);
+	a->type_attr = *attr;
+}
+
+static void read_byte_size(struct die_attrs *a, Dwarf_Attribute *attr)
+{
+	attr_udata(attr, &a->byte_size, &a->has_byte_size);
+}
+
+static void read_bit_size(struct die_attrs *a, Dwarf_Attribute *attr)
+{
+	attr_udata(attr, &a->bit_size, &a->has_bit_size);
+}
+
+static void read_data_bit_offset(struct die_attrs *a, Dwarf_Attribute *attr)
+{
+	attr_udata(attr, &a->data_bit_offset, &a->has_data_bit_offset);
+}
+
+static void read_bit_offset(struct die_attrs *a, Dwarf_Attribute *attr)
+{
+	Dwarf_Sword s;
+
+	if (dwarf_formsdata(attr, &s) == 0) {
+		a->bit_offset = s;
+		a->has_bit_offset = true;
+	}
+}
+
+static void read_member_location(struct die_attrs *a, Dwarf_Attribute *attr)
+{
+	attr_member_location(attr, &a->member_location);
+}
+
+static void read_upper_bound(struct die_attrs *a, Dwarf_Attribute *attr)
+{
+	Dwarf_Sword s;
+
+	if (dwarf_whatform(attr) != DW_FORM_sdata) {
+		attr_udata(attr, &a->upper_bound, &a->has_upper_bound);
+		return;
+	}
+	/* gcc writes -1 for zero-length arrays */
+	if (dwarf_formsdata(attr, &s) == 0) {
+		a->upper_bound = s;
+		a->has_upper_bound = s >= 0;
+		a->has_count = s < 0;
+	}
+}
+
+static void read_count(struct die_attrs *a, Dwarf_Attribute *attr)
+{
+	attr_udata(attr, &a->count, &a->has_count);
+}
+
+static void read_const_value(struct die_attrs *a, Dwarf_Attribute *attr)
+{
+	Dwarf_Sword s;
+
+	a->has_const_value = true;
+	a->const_form = dwarf_whatform(attr);
+	if (a->const_form != DW_FORM_sdata && a->const_form != DW_FORM_implicit_const)
+		attr_udata(attr, &a->const_value, NULL);
+	else if (dwarf_formsdata(attr, &s) == 0)
+		a->const_value = (uint64_t)s;
+}
+
+static void read_encoding(struct die_attrs *a, Dwarf_Attribute *attr)
+{
+	uint64_t enc = 0;
+
+	attr_udata(attr, &enc, NULL);
+	a->encoding = enc;
+}
+
+static void read_declaration(struct die_attrs *a, Dwarf_Attribute *attr)
+{
+	(void)attr;
+	a->declaration = true;
+}
+
+static void read_origin(struct die_attrs *a, Dwarf_Attribute *attr)
+{
+	a->origin_attr = *attr;
+	a->has_origin = true;
+}
+
+static void read_low_pc(struct die_attrs *a, Dwarf_Attribute *attr)
+{
+	(void)attr;
+	a->has_low_pc = true;
+}
+
+static void read_location(struct die_attrs *a, Dwarf_Attribute *attr)
+{
+	a->location_attr = *attr;
+	a->has_location = true;
+}
+
+static void read_external(struct die_attrs *a, Dwarf_Attribute *attr)
+{
+	(void)attr;
+	a->external = true;
+}
+
+/* The attributes read, by DW_AT_* code: die_reader plans to pass only these. */
+static const attr_read_fn attr_readers[256] = {
+	[DW_AT_name] = read_name,
+	[DW_AT_type] = read_type,
+	[DW_AT_byte_size] = read_byte_size,
+	[DW_AT_bit_size] = read_bit_size,
+	[DW_AT_data_bit_offset] = read_data_bit_offset,
+	[DW_AT_bit_offset] = read_bit_offset,
+	[DW_AT_data_member_location] = read_member_location,
+	[DW_AT_upper_bound] = read_upper_bound,
+	[DW_AT_count] = read_count,
+	[DW_AT_const_value] = read_const_value,
+	[DW_AT_encoding] = read_encoding,
+	[DW_AT_declaration] = read_declaration,
+	[DW_AT_abstract_origin] = read_origin,
+	[DW_AT_specification] = read_origin,
+	[DW_AT_low_pc] = read_low_pc,
+	[DW_AT_ranges] = read_low_pc,
+	[DW_AT_location] = read_location,
+	[DW_AT_external] = read_external,
+};
+
+bool die_attrs__wanted(unsigned int at)
+{
+	return at < 256 && attr_readers[at];
+}
+
+int die_attrs__collect(Dwarf_Attribute *attr, void *arg)
+{
+	unsigned int at = dwarf_whatattr(attr);
+
+	if (die_attrs__wanted(at))
+		attr_readers[at](arg, attr);
+	return DWARF_CB_OK;
+}
+
+void die_attrs__read(Dwarf_Die *die, struct die_attrs *a)
+{
+	memset(a, 0, sizeof(*a));
+	dwarf_getattrs(die, die_attrs__collect, a, 0);
+}
+
+void die_attrs__inherit(struct die_attrs *a, bool origin_type)
+{
+	Dwarf_Attribute origin = a->origin_attr;
+	int hops;
+
+	for (hops = 0; a->has_origin && !a->name && hops < 8; hops++) {
+		struct die_attrs o;
+		Dwarf_Die odie;
+
+		/* Another CU belongs to another worker: not followed. */
+		if (dwarf_whatform(&origin) == DW_FORM_ref_addr ||
+		    !dwarf_formref_die(&origin, &odie))
+			return;
+		die_attrs__read(&odie, &o);
+		a->name = o.name;
+		/* A variable takes its declaration's type, as upstream does. */
+		if (!a->type || (origin_type && o.type))
+			a->type = o.type;
+		a->external |= o.external;
+		a->has_origin = o.has_origin;
+		origin = o.origin_attr;
+	}
+}
+
+const char *die__decl_tag_value(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	const char *name;
+
+	if (dwarf_tag(die) != DW_TAG_LLVM_annotation)
+		return NULL;
+	name = dwarf_diename(die);
+	if (!name || strcmp(name, "btf_decl_tag"))
+		return NULL;
+	return dwarf_formstring(dwarf_attr(die, DW_AT_const_value, &attr));
+}

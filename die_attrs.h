@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef _DIE_ATTRS_H_
+#define _DIE_ATTRS_H_ 1
+
+/*
+ * die_attrs: the attributes of a DIE that encoding BTF needs, read in one
+ * pass over the DIE (die_attrs__collect() is the callback, for libdw's
+ * dwarf_getattrs() or die_reader's plans), and the type references they
+ * hold.
+ *
+ * Nothing here keeps state: the functions read the DIEs they are given and
+ * may run in any thread on the CUs that thread owns.  References into
+ * another CU (DW_FORM_ref_addr) are not followed, so that no worker reads
+ * a CU that another one is encoding.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+
+/*
+ * A type reference while a CU is being encoded: a plain BTF ID, or a DIE
+ * offset relative to the CU with REF_DIE set, resolved once the CU has
+ * been walked (btf_encoder_refs.c).
+ */
+#define REF_DIE 0x40000000u
+#define REF_OFF_MASK (REF_DIE - 1)
+/* The array index type of the CU: its "int". */
+#define REF_INDEX (REF_DIE | REF_OFF_MASK)
+/* A reference that could not be read. */
+#define REF_BAD (REF_DIE | (REF_OFF_MASK - 1))
+
+/* The standard DWARF 5 tags are below this; tables by tag are this long. */
+#define DW_TAG_NR_STD (DW_TAG_immutable_type + 1)
+
+#ifndef DW_TAG_LLVM_annotation
+#define DW_TAG_LLVM_annotation 0x6000
+#endif
+
+struct die_attrs {
+	const char *name;
+	uint32_t type; /* type reference (REF_DIE | offset), 0 = void */
+	uint64_t byte_size;
+	uint64_t bit_size;
+	uint64_t data_bit_offset;
+	int64_t bit_offset;
+	uint64_t member_location;
+	uint64_t upper_bound;
+	uint64_t count;
+	uint64_t const_value;
+	unsigned int const_form;
+	unsigned int encoding;
+	bool has_byte_size, has_bit_size, has_data_bit_offset, has_bit_offset;
+	bool has_upper_bound, has_count, declaration;
+	bool has_const_value, has_low_pc, has_origin, has_location, external;
+	bool name_inline; /* DW_FORM_string: in .debug_info, its pointer seen once */
+	Dwarf_Attribute type_attr;
+	Dwarf_Attribute origin_attr; /* DW_AT_abstract_origin or DW_AT_specification */
+	Dwarf_Attribute location_attr;
+};
+
+/*
+ * The reference in @attr: REF_DIE | its CU-relative offset, 0 (void) for
+ * one into another CU or a type unit, REF_BAD for one that cannot be read.
+ */
+uint32_t die_ref(Dwarf_Attribute *attr);
+
+/* Whether die_attrs__collect() reads attribute DW_AT_* @at. */
+bool die_attrs__wanted(unsigned int at);
+
+/* A dwarf_getattrs() callback that fills the struct die_attrs at @arg. */
+int die_attrs__collect(Dwarf_Attribute *attr, void *arg);
+
+/* Reads the attributes of @die into @a, all unset first. */
+void die_attrs__read(Dwarf_Die *die, struct die_attrs *a);
+
+/*
+ * Fills what a concrete DIE leaves to its abstract origin or declaration
+ * (DW_AT_abstract_origin, DW_AT_specification): the name, the type (with
+ * @origin_type, the origin's wins, as upstream has it for variables), and
+ * DW_AT_external.
+ */
+void die_attrs__inherit(struct die_attrs *a, bool origin_type);
+
+/* The value of a btf_decl_tag annotation DIE, or NULL for any other DIE. */
+const char *die__decl_tag_value(Dwarf_Die *die);
+
+#endif /* _DIE_ATTRS_H_ */
