@@ -189,10 +189,9 @@ static int btf_encoder__dedup_chunk(struct btf_encoder *e, struct btf *btf, uint
 	 * takes v1.31's pointer rule (btf_dedup.h).
 	 */
 	err = err ?: btf_dedup__carry(btf, e->carried.data, e->carried.nr, nr_types);
-	if (err == -EPROTO)
+	if (err == -EPROTO && e->conf->verbose)
 		fprintf(stderr,
-			"pahole: internal error: libbpf's dedup did not keep the carriers of "
-			"type IDs last\n");
+			"btf_encoder: libbpf's dedup did not keep the carriers of type IDs last\n");
 	err = err ?: decl_names__get(btf, first, &after, &nr_after);
 	for (i = 0; i < nr_before && !err; i++) {
 		const char **slot;

@@ -79,31 +79,39 @@ static void carrier__name(char *buf, size_t size, uint32_t nr)
 	snprintf(buf, size, CARRIER_PREFIX "%u", nr);
 }
 
-/* Adds the carriers of @ids[0..@nr) after @btf's types; their count, or a negative errno. */
+/*
+ * Adds the carriers of the non-zero IDs of @ids[0..@nr) after @btf's types
+ * (void is 0 before and after); their count, or a negative errno.
+ */
 static int carriers__add(struct btf *btf, const uint32_t *ids, size_t nr)
 {
 	char name[sizeof(CARRIER_PREFIX) + 10];
-	uint32_t nr_carriers = 0;
+	uint32_t nr_carriers = 0, members = CARRIER_MAX;
 	size_t i;
 	int err;
 
 	for (i = 0; i < nr; i++) {
-		if (i % CARRIER_MAX == 0) {
+		if (!ids[i])
+			continue;
+		if (members == CARRIER_MAX) {
 			carrier__name(name, sizeof(name), nr_carriers++);
 			err = btf__add_union(btf, name, 0);
 			if (err < 0)
 				return err;
+			members = 0;
 		}
 		err = btf__add_field(btf, NULL, ids[i], 0, 0);
 		if (err)
 			return err;
+		members++;
 	}
 	return nr_carriers;
 }
 
 /*
- * Reads the @nr IDs back from the @nr_carriers carriers, which must be the
- * last types of @btf; the ID of the first in *@first.
+ * Reads the non-zero IDs of @ids[0..@nr) back from the @nr_carriers
+ * carriers, which must be the last types of @btf, each as full as
+ * carriers__add() made it; the ID of the first in *@first.
  */
 static int carriers__read(const struct btf *btf, uint32_t nr_carriers, uint32_t *ids, size_t nr,
 			  uint32_t *first)
@@ -122,12 +130,20 @@ static int carriers__read(const struct btf *btf, uint32_t nr_carriers, uint32_t 
 
 		carrier__name(name, sizeof(name), i);
 		if (!btf_is_union(t) || strcmp(btf__name_by_offset(btf, t->name_off), name) ||
-		    btf_vlen(t) != (nr - n < CARRIER_MAX ? nr - n : CARRIER_MAX))
+		    (i + 1 < nr_carriers && btf_vlen(t) != CARRIER_MAX))
 			return -EPROTO;
-		for (j = 0; j < btf_vlen(t); j++)
-			ids[n++] = m[j].type;
+		for (j = 0; j < btf_vlen(t); j++, n++) {
+			while (n < nr && !ids[n])
+				n++;
+			if (n == nr)
+				return -EPROTO;
+			ids[n] = m[j].type;
+		}
 	}
-	return 0;
+	/* As many members as IDs: the last carrier was not cut short. */
+	while (n < nr && !ids[n])
+		n++;
+	return n == nr ? 0 : -EPROTO;
 }
 
 int btf_dedup__carry(struct btf *btf, uint32_t *ids, size_t nr, uint32_t *nr_types)

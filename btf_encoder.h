@@ -28,7 +28,9 @@
  * is read-only while they run, but for the claiming of elf_function nodes,
  * which is atomic.
  *
- * Functions return 0 or a negative errno, as libbpf does.  The encoder's
+ * Functions return 0 or a negative errno, as libbpf does; -EPROTO is an
+ * internal error (ours, or libbpf not doing what we rely on), never the
+ * input's.  The encoder's
  * files, one per job, share btf_encoder_priv.h, which says which does what.
  */
 

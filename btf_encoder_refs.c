@@ -153,7 +153,7 @@ static const bool type_tags[DW_TAG_NR_STD] = {
 
 static bool is_type_tag(int tag)
 {
-	return tag >= 0 && tag < (int)(sizeof(type_tags) / sizeof(type_tags[0])) && type_tags[tag];
+	return tag >= 0 && tag < DW_TAG_NR_STD && type_tags[tag];
 }
 
 /*
@@ -220,8 +220,9 @@ int btf_encoder__resolve_cu(struct btf_encoder *e)
 	/* As many fields as references noted, or the walk has a bug of ours. */
 	if (!err && e->cu.next_ref != e->cu.type_refs.nr)
 		err = -EPROTO;
-	if (err == -EPROTO)
-		fprintf(stderr, "pahole: internal error: the type references of a CU do not match "
-				"the fields of its types\n");
+	if (err == -EPROTO && e->conf->verbose)
+		fprintf(stderr,
+			"btf_encoder: the type references of a CU do not match the fields of "
+			"its types\n");
 	return err;
 }

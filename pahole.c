@@ -523,6 +523,9 @@ static const char *encode_error(int err)
 		return "corrupt DWARF: a cycle of typedef, qualifier or pointer types";
 	case -EBADMSG:
 		return "corrupt DWARF: a DIE libdw cannot read, or a type reference to no type";
+	case -EPROTO: /* btf_encoder.h: ours, not the input's */
+		return "internal error: pahole or the libbpf it runs on did not do what pahole "
+		       "expects (-V says where); please report it";
 	case -EINVAL: /* libbpf's btf__add_*() */
 		return "corrupt DWARF: a type BTF cannot hold (a size, name or value out of range)";
 	/* Sound DWARF that pahole v1.31 will not encode either (btf_encoder.h). */

@@ -4,8 +4,9 @@
 #
 #   bench/bench.sh [RUNS]          default 5 runs of each configuration
 #
-# PAHOLE_PEER names the peer binary (default: the installed pahole, Debian's
-# 1.24).  Each runs with the options Linux 6.1's scripts/pahole-flags.sh gives
+# PAHOLE_OURS names our binary (default build/pahole), e.g. a build of an
+# earlier commit to compare with.  PAHOLE_PEER names the peer binary
+# (default: the installed pahole, Debian's 1.24).  Each runs with the options Linux 6.1's scripts/pahole-flags.sh gives
 # its version: ours -J --btf_features=default, 1.24 -J --btf_gen_floats
 # --lang_exclude=rust; both with --btf_encode_detached, at -j1 and -j2.
 # Prints a table and the ratios ours/peer and ours -j2 / ours -j1, and the
@@ -15,7 +16,7 @@ cd "$(dirname "$0")/.."
 runs=${1:-5}
 shared=../shared
 peer=${PAHOLE_PEER:-$(command -v pahole || true)}
-ours=build/pahole
+ours=${PAHOLE_OURS:-build/pahole}
 [ -x "$ours" ] || { echo "bench: build first (make build)" >&2; exit 1; }
 [ -n "$peer" ] && [ -x "$peer" ] || { echo "bench: no peer pahole (apt-get install dwarves, or PAHOLE_PEER=...)" >&2; exit 1; }
 [ -x "$shared/tools/corpus" ] || { echo "bench: needs ../shared (the corpus)" >&2; exit 1; }
