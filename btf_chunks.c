@@ -96,11 +96,10 @@ static int carried__pop(uint32_t *id, void *ctx)
  * Replaces the chunk's BTF by a read-only copy of its raw bytes: after
  * dedup, libbpf keeps the buffers sized for the types before it and the
  * string hash, several times the bytes that remain, for every chunk until
- * the merge.  The copy also knows where its strings end.
+ * the merge.
  */
 static int btf_chunk__compact(struct btf_chunk *c)
 {
-	const struct btf_header *hdr;
 	struct btf *copy;
 	const void *raw;
 	__u32 size;
@@ -111,8 +110,6 @@ static int btf_chunk__compact(struct btf_chunk *c)
 	copy = btf__new(raw, size);
 	if (!copy)
 		return -errno;
-	hdr = raw;
-	c->strs_len = hdr->str_len;
 	btf__free(c->btf);
 	c->btf = copy;
 	return 0;
@@ -315,19 +312,56 @@ static int btf_chunks__append(struct btf *btf, struct btf_chunk **chunks, size_t
 	return 0;
 }
 
-/* The bytes of the types of chunk @c. */
-static const char *btf_chunk__bytes(const struct btf_chunk *c, size_t *len)
-{
-	const char *start, *end;
+/*
+ * Where the types of chunk @c (less the carriers) and its strings are, in
+ * its raw BTF as Documentation/bpf/btf.rst lays it out: a compacted chunk's
+ * btf__raw_data() is the buffer it was made from.
+ */
+struct chunk_bytes {
+	const char *types, *strs;
+	size_t types_len, strs_len;
+};
 
-	*len = 0;
-	if (!c->nr_types)
-		return NULL;
-	start = (const char *)btf__type_by_id(c->btf, c->first_id);
-	end = (const char *)btf__type_by_id(c->btf, c->first_id + c->nr_types - 1);
-	end += btf_type__size((const struct btf_type *)end);
-	*len = end - start;
-	return start;
+static int btf_chunk__bytes(const struct btf_chunk *c, struct chunk_bytes *b)
+{
+	const struct btf_header *hdr;
+	const char *t;
+	uint32_t size, i;
+
+	hdr = btf__raw_data(c->btf, &size);
+	if (!hdr)
+		return -ENOMEM;
+	b->types = (const char *)hdr + hdr->hdr_len + hdr->type_off;
+	b->strs = (const char *)hdr + hdr->hdr_len + hdr->str_off;
+	b->strs_len = hdr->str_len;
+	for (i = 0, t = b->types; i < c->nr_types; i++)
+		t += btf_type__size((const struct btf_type *)t);
+	b->types_len = t - b->types;
+	return 0;
+}
+
+/*
+ * Appends chunk @c's bytes at *@types and *@strs, moving the types' string
+ * offsets by @strs_base and their IDs to the merged BTF's, and advances both.
+ */
+static int btf_chunk__copy(struct btf_chunk *c, char **types, char **strs, uint32_t strs_base)
+{
+	struct chunk_bytes b;
+	char *t = *types;
+	int err;
+
+	err = btf_chunk__bytes(c, &b);
+	if (err)
+		return err;
+	memcpy(*types, b.types, b.types_len);
+	memcpy(*strs, b.strs, b.strs_len);
+	*types += b.types_len;
+	*strs += b.strs_len;
+	for (; t < *types && !err; t += btf_type__size((struct btf_type *)t)) {
+		btf_type__shift_strs((struct btf_type *)t, strs_base);
+		err = btf_type__visit_ids((struct btf_type *)t, remap_to_merged, c);
+	}
+	return err;
 }
 
 /*
@@ -337,21 +371,24 @@ static const char *btf_chunk__bytes(const struct btf_chunk *c, size_t *len)
  */
 static struct btf *btf_chunks__concat(struct btf_chunk **chunks, size_t n, int *errp)
 {
-	size_t types_len = 0, strs_len = 0, i, len;
-	uint32_t next_id = 1, strs_base = 0;
+	size_t types_len = 0, strs_len = 0, i;
 	struct btf_header *hdr;
 	struct btf *btf = NULL;
 	char *buf = NULL, *p, *s;
-	int err = -ENOMEM;
+	uint32_t next_id = 1;
+	struct chunk_bytes b;
+	int err = 0;
 
-	for (i = 0; i < n; i++) {
-		strs_len += chunks[i]->strs_len;
-		btf_chunk__bytes(chunks[i], &len);
-		types_len += len;
+	for (i = 0; i < n && !err; i++) {
+		err = btf_chunk__bytes(chunks[i], &b);
+		types_len += b.types_len;
+		strs_len += b.strs_len;
 	}
-	buf = malloc(sizeof(*hdr) + types_len + strs_len);
-	if (!buf)
+	buf = err ? NULL : malloc(sizeof(*hdr) + types_len + strs_len);
+	if (!buf) {
+		err = err ?: -ENOMEM;
 		goto out;
+	}
 	hdr = (struct btf_header *)buf;
 	*hdr = (struct btf_header){ .magic = BTF_MAGIC,
 				    .version = BTF_VERSION,
@@ -361,30 +398,16 @@ static struct btf *btf_chunks__concat(struct btf_chunk **chunks, size_t n, int *
 				    .str_len = strs_len };
 	p = buf + sizeof(*hdr);
 	s = p + types_len;
-	for (i = 0; i < n; i++) {
-		struct btf_chunk *c = chunks[i];
-		const char *src = btf_chunk__bytes(c, &len);
-		char *t = p;
-
-		if (len)
-			memcpy(p, src, len);
-		p += len;
-		c->merged_id = next_id;
-		next_id += c->nr_types;
-		for (; t < p; t += btf_type__size((struct btf_type *)t)) {
-			btf_type__shift_strs((struct btf_type *)t, strs_base);
-			err = btf_type__visit_ids((struct btf_type *)t, remap_to_merged, c);
-			if (err)
-				goto out;
-		}
-		memcpy(s + strs_base, btf__str_by_offset(c->btf, 0), c->strs_len);
-		strs_base += c->strs_len;
+	for (i = 0; i < n && !err; i++) {
+		chunks[i]->merged_id = next_id;
+		next_id += chunks[i]->nr_types;
+		err = btf_chunk__copy(chunks[i], &p, &s, s - (buf + sizeof(*hdr) + types_len));
 		/* Everything from here on works on the merged BTF. */
-		btf__free(c->btf);
-		c->btf = NULL;
+		btf__free(chunks[i]->btf);
+		chunks[i]->btf = NULL;
 	}
-	btf = btf__new(buf, sizeof(*hdr) + types_len + strs_len);
-	err = btf ? 0 : -errno;
+	btf = err ? NULL : btf__new(buf, sizeof(*hdr) + types_len + strs_len);
+	err = err ?: (btf ? 0 : -errno);
 out:
 	free(buf);
 	*errp = err;

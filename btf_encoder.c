@@ -37,15 +37,6 @@ int btf_encoder__sibling(struct btf_encoder *e, Dwarf_Die *die)
 	return die_reader__sibling(&e->cu.reader, die);
 }
 
-/* ---- encoding, one handler per DWARF tag ---- */
-
-struct die_ops {
-	int (*encode)(struct btf_encoder *e, Dwarf_Die *die);
-};
-
-static int btf_encoder__encode_children(struct btf_encoder *e, Dwarf_Die *parent);
-static int btf_encoder__encode_die(struct btf_encoder *e, Dwarf_Die *die);
-
 int btf_encoder__corrupt(struct btf_encoder *e, Dwarf_Die *die)
 {
 	if (!e->cu.err) {
@@ -54,6 +45,9 @@ int btf_encoder__corrupt(struct btf_encoder *e, Dwarf_Die *die)
 	}
 	return -EBADMSG;
 }
+
+static int btf_encoder__encode_children(struct btf_encoder *e, Dwarf_Die *parent);
+static int btf_encoder__encode_die(struct btf_encoder *e, Dwarf_Die *die);
 
 /* ---- names, interned by the DWARF's string pointers ---- */
 
@@ -103,7 +97,8 @@ static int btf_encoder__name_type(struct btf_encoder *e, int id, int off)
  */
 #define NAME_PLACEHOLDER "?"
 
-/* Adds a member to struct or union @id, as btf__add_field() with the name looked up first. */
+/* ---- encoding, one handler per DWARF tag ---- */
+
 /*
  * Adds member number @nr to struct or union @id.  Past 65,535 members BTF's
  * 16-bit vlen wraps, and libbpf's dedup keeps as many members as it then
@@ -666,6 +661,11 @@ static int btf_encoder__encode_unsupported(struct btf_encoder *e, Dwarf_Die *die
 	return btf_encoder__encode_void(e, die);
 }
 
+/* What each DWARF tag encodes into: a tag without an entry encodes nothing. */
+struct die_ops {
+	int (*encode)(struct btf_encoder *e, Dwarf_Die *die);
+};
+
 static const struct die_ops die_ops[DW_TAG_NR_STD] = {
 	[DW_TAG_base_type] = { btf_encoder__encode_base_type },
 	[DW_TAG_pointer_type] = { btf_encoder__encode_pointer },
@@ -731,10 +731,9 @@ static int btf_encoder__encode_children(struct btf_encoder *e, Dwarf_Die *parent
 	return err;
 }
 
-int btf_encoder__encode_cu(struct btf_encoder *e, Dwarf_Die *cu_die, uint32_t cu_index)
+/* Forgets the previous CU's state and starts on the CU of @cu_die. */
+static void btf_encoder__begin_cu(struct btf_encoder *e, Dwarf_Die *cu_die, uint32_t cu_index)
 {
-	int err;
-
 	btf_encoder__clear_map(e);
 	e->cu.funcs.nr = 0;
 	e->cu.params.nr = 0;
@@ -752,6 +751,13 @@ int btf_encoder__encode_cu(struct btf_encoder *e, Dwarf_Die *cu_die, uint32_t cu
 	e->cu.die = *cu_die;
 	die_reader__begin_cu(&e->cu.reader, cu_die, e->conf->big_endian, die_attrs__wanted);
 	e->cu.first_id = btf__type_cnt(e->btf);
+}
+
+int btf_encoder__encode_cu(struct btf_encoder *e, Dwarf_Die *cu_die, uint32_t cu_index)
+{
+	int err;
+
+	btf_encoder__begin_cu(e, cu_die, cu_index);
 	err = btf_encoder__encode_children(e, cu_die);
 	err = err ?: btf_encoder__resolve_cu(e);
 	err = err ?: btf_encoder__save_cu_funcs(e);
@@ -759,6 +765,8 @@ int btf_encoder__encode_cu(struct btf_encoder *e, Dwarf_Die *cu_die, uint32_t cu
 		btf_encoder__resolve_cu_vars(e);
 	return err ?: e->cu.err;
 }
+
+/* ---- the encoder's life ---- */
 
 struct btf_encoder *btf_encoder__new(const struct btf_encoder_conf *conf)
 {

@@ -45,7 +45,6 @@ struct btf_chunk {
 	uint32_t first_id; /* its first type: 1, as chunks are standalone BTF */
 	uint32_t nr_types; /* after dedup */
 	uint32_t merged_id; /* where first_id went in the merged BTF */
-	uint32_t strs_len; /* of a deduplicated chunk's string table */
 };
 
 /* A variable with a static address, as the encoder saw it in a CU. */
