@@ -42,6 +42,7 @@ int btf_encoder__begin_chunk(struct btf_encoder *e, uint32_t index)
 	c->first_id = btf__type_cnt(c->btf);
 	e->chunk = c;
 	e->btf = c->btf;
+	e->cu.open = false;
 	e->chunk_states.nr = 0;
 	e->chunk_first_var = e->vars.nr;
 	ptr_map__clear(&e->strs);
@@ -225,6 +226,10 @@ int btf_encoder__end_chunk(struct btf_encoder *e)
 	struct btf_chunk *c = e->chunk;
 	int err = 0;
 
+	if (e->cu.open)
+		err = btf_encoder__finish_cu(e);
+	if (err)
+		return err;
 	/*
 	 * Split BTF is deduplicated once, against its base, as upstream does:
 	 * a second pass can merge more than the first, and modules are small.

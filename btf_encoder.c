@@ -24,6 +24,7 @@
 void btf_encoder__attrs(struct btf_encoder *e, Dwarf_Die *die, struct die_attrs *a)
 {
 	memset(a, 0, sizeof(*a));
+	a->refs = e->cu.ref_ctx;
 	die_reader__getattrs(&e->cu.reader, die, die_attrs__collect, a);
 }
 
@@ -207,7 +208,7 @@ static int btf_encoder__encode_base_type(struct btf_encoder *e, Dwarf_Die *die)
 		size = 4;
 	}
 	if (!e->cu.int_ref && enc == BTF_INT_SIGNED && size == 4 && !strcmp(name, "int"))
-		e->cu.int_ref = REF_DIE | (uint32_t)dwarf_cuoffset(die);
+		e->cu.int_ref = REF_DIE | btf_encoder__die_off(e, die);
 	return btf_encoder__added(e, die, btf__add_int(e->btf, name, size, enc));
 }
 
@@ -470,7 +471,8 @@ static bool enum_is_signed(struct die_attrs *a)
 	/* The underlying type may be a typedef or qualified; a cycle is no base type. */
 	for (hops = 0; dwarf_tag(&type) != DW_TAG_base_type; hops++) {
 		if (hops == 16 || !dwarf_attr(&type, DW_AT_type, &attr) ||
-		    dwarf_whatform(&attr) == DW_FORM_ref_addr || !dwarf_formref_die(&attr, &type))
+		    (dwarf_whatform(&attr) == DW_FORM_ref_addr && !a->refs.global) ||
+		    !dwarf_formref_die(&attr, &type))
 			return false;
 	}
 	if (!dwarf_attr(&type, DW_AT_encoding, &attr) || dwarf_formudata(&attr, &enc))
@@ -731,8 +733,16 @@ static int btf_encoder__encode_children(struct btf_encoder *e, Dwarf_Die *parent
 	return err;
 }
 
-/* Forgets the previous CU's state and starts on the CU of @cu_die. */
-static void btf_encoder__begin_cu(struct btf_encoder *e, Dwarf_Die *cu_die, uint32_t cu_index)
+/* Starts on the unit of @cu_die, in the CU the encoder is in. */
+static void btf_encoder__begin_unit(struct btf_encoder *e, Dwarf_Die *cu_die)
+{
+	e->cu.die = *cu_die;
+	die_ref_ctx__init(&e->cu.ref_ctx, cu_die, e->conf->merged_cus);
+	die_reader__begin_cu(&e->cu.reader, cu_die, e->conf->big_endian, die_attrs__wanted);
+}
+
+/* Forgets the previous CU's state and starts on a new one, numbered @cu_index. */
+static void btf_encoder__begin_cu(struct btf_encoder *e, uint32_t cu_index)
 {
 	btf_encoder__clear_map(e);
 	e->cu.funcs.nr = 0;
@@ -748,22 +758,37 @@ static void btf_encoder__begin_cu(struct btf_encoder *e, Dwarf_Die *cu_die, uint
 	e->cu.depth = 0;
 	e->cu.int_ref = 0;
 	e->cu.err = 0;
-	e->cu.die = *cu_die;
-	die_reader__begin_cu(&e->cu.reader, cu_die, e->conf->big_endian, die_attrs__wanted);
+	e->cu.open = true;
 	e->cu.first_id = btf__type_cnt(e->btf);
 }
 
-int btf_encoder__encode_cu(struct btf_encoder *e, Dwarf_Die *cu_die, uint32_t cu_index)
+int btf_encoder__finish_cu(struct btf_encoder *e)
 {
 	int err;
 
-	btf_encoder__begin_cu(e, cu_die, cu_index);
-	err = btf_encoder__encode_children(e, cu_die);
-	err = err ?: btf_encoder__resolve_cu(e);
+	e->cu.open = false;
+	err = btf_encoder__resolve_cu(e);
 	err = err ?: btf_encoder__save_cu_funcs(e);
 	if (!err)
 		btf_encoder__resolve_cu_vars(e);
 	return err ?: e->cu.err;
+}
+
+/*
+ * A CU is a unit, or, with merged_cus, all the units of the chunk, whose
+ * CU btf_encoder__end_chunk() finishes.
+ */
+int btf_encoder__encode_cu(struct btf_encoder *e, Dwarf_Die *cu_die, uint32_t cu_index)
+{
+	int err;
+
+	if (!e->conf->merged_cus || !e->cu.open)
+		btf_encoder__begin_cu(e, cu_index);
+	btf_encoder__begin_unit(e, cu_die);
+	err = btf_encoder__encode_children(e, cu_die);
+	if (err || !e->conf->merged_cus)
+		err = err ?: btf_encoder__finish_cu(e);
+	return err;
 }
 
 /* ---- the encoder's life ---- */
@@ -798,6 +823,7 @@ void btf_encoder__delete(struct btf_encoder *e)
 	ptr_map__free(&e->strs);
 	darray_free(&e->cu.refs);
 	free(e->cu.map);
+	ptr_map__free(&e->cu.sparse_map);
 	darray_free(&e->cu.funcs);
 	darray_free(&e->cu.params);
 	darray_free(&e->cu.locs);

@@ -91,6 +91,12 @@ struct btf_encoder_conf {
 	 */
 	pthread_mutex_t *libdw_lock;
 	/*
+	 * The units of the file are one CU (dwarf_loader__merged(): an LTO
+	 * build), handed out as one chunk: the encoder walks them as one CU,
+	 * whose type references cross units.
+	 */
+	bool merged_cus;
+	/*
 	 * Chunks are not deduplicated on their own: only the merged BTF is,
 	 * as upstream deduplicates the whole file once (see
 	 * btf_encoders__merge()).

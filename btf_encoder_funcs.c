@@ -151,7 +151,7 @@ int btf_encoder__collect_func(struct btf_encoder *e, Dwarf_Die *die)
 	if (a.declaration)
 		return 0;
 	if (a.has_origin && dwarf_whatattr(&a.origin_attr) == DW_AT_abstract_origin)
-		origin = die_ref(&a.origin_attr);
+		origin = die_ref(&a.origin_attr, &e->cu.ref_ctx);
 	die_attrs__inherit(&a, false);
 	if (!a.name)
 		return 0;
@@ -163,7 +163,7 @@ int btf_encoder__collect_func(struct btf_encoder *e, Dwarf_Die *die)
 		return -ENOMEM;
 	memset(f, 0, sizeof(*f));
 	f->entry = entry;
-	f->die_off = dwarf_cuoffset(die);
+	f->die_off = btf_encoder__die_off(e, die);
 	if ((origin & REF_DIE) && origin != REF_BAD)
 		f->origin_off = origin & REF_OFF_MASK;
 	f->ret_type = a.type;

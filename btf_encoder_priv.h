@@ -111,6 +111,11 @@ struct btf_encoder {
 		 */
 		uint32_t *map;
 		size_t map_size;
+		/*
+		 * With merged_cus, keyed by .debug_info offset + 1 instead: a
+		 * dense map would take 4 bytes per byte of .debug_info.
+		 */
+		struct ptr_map sparse_map;
 		DARRAY(uint32_t) refs;
 		DARRAY(struct cu_func) funcs;
 		DARRAY(struct btf_func_param) params;
@@ -133,6 +138,8 @@ struct btf_encoder {
 		uint32_t int_ref; /* DIE ref of the CU's "int", or 0 */
 		Dwarf_Die die; /* the CU's */
 		struct die_reader reader;
+		struct die_ref_ctx ref_ctx; /* how the current unit's references are numbered */
+		bool open; /* merged_cus: the chunk's units walked so far await finishing */
 		uint64_t bad_off; /* where the DWARF was found corrupt */
 		int err;
 	} cu;
@@ -149,6 +156,15 @@ static inline uint32_t btf_chunk__merged_id(const struct btf_chunk *c, uint32_t 
 	return id < c->first_id ? id : id - c->first_id + c->merged_id;
 }
 
+/*
+ * The offset that stands for @die in the CU's references: in its unit, or
+ * in .debug_info where the units are one.
+ */
+static inline uint32_t btf_encoder__die_off(const struct btf_encoder *e, Dwarf_Die *die)
+{
+	return e->conf->merged_cus ? dwarf_dieoffset(die) : dwarf_cuoffset(die);
+}
+
 /* ---- btf_encoder.c: walking the CU ---- */
 
 /* die_attrs__read() of a DIE of the current CU, by die_reader's plans. */
@@ -158,6 +174,8 @@ int btf_encoder__child(struct btf_encoder *e, Dwarf_Die *die, Dwarf_Die *child);
 int btf_encoder__sibling(struct btf_encoder *e, Dwarf_Die *die);
 /* Notes that the CU's DWARF is corrupt near @die; -EBADMSG. */
 int btf_encoder__corrupt(struct btf_encoder *e, Dwarf_Die *die);
+/* Resolves the CU walked so far and saves its functions and variables. */
+int btf_encoder__finish_cu(struct btf_encoder *e);
 /* Records decl tag @value (if any, and wanted) for @component (-1: the whole). */
 int btf_encoder__push_decl_tag(struct btf_encoder *e, const char *value, int component);
 /* Records the btf_decl_tag annotations among @die's children for @component. */

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include <bpf/btf.h>
@@ -21,11 +22,19 @@
 
 /* ---- the DIE -> type reference map of the current CU ---- */
 
+/* The key of DIE offset @off in the sparse map: ptr_map takes no NULL. */
+static const void *sparse_key(uint32_t off)
+{
+	return (const void *)((uintptr_t)off + 1);
+}
+
 int btf_encoder__map(struct btf_encoder *e, Dwarf_Die *die, uint32_t ref)
 {
-	Dwarf_Off off = dwarf_cuoffset(die);
+	Dwarf_Off off = btf_encoder__die_off(e, die);
 	uint32_t *slot;
 
+	if (e->conf->merged_cus)
+		return ptr_map__set(&e->cu.sparse_map, sparse_key(off), ref);
 	if (off >= e->cu.map_size) {
 		size_t size = e->cu.map_size ? e->cu.map_size * 2 : 1 << 16;
 		uint32_t *map;
@@ -50,6 +59,8 @@ int btf_encoder__map(struct btf_encoder *e, Dwarf_Die *die, uint32_t ref)
 /* What DIE offset @off stands for, or false when it stands for nothing encoded. */
 static bool btf_encoder__lookup(const struct btf_encoder *e, uint32_t off, uint32_t *ref)
 {
+	if (e->conf->merged_cus)
+		return ptr_map__find(&e->cu.sparse_map, sparse_key(off), ref);
 	if (off >= e->cu.map_size || !(e->cu.map[off] & MAP_SET))
 		return false;
 	*ref = e->cu.map[off] & ~MAP_SET;
@@ -63,6 +74,7 @@ void btf_encoder__clear_map(struct btf_encoder *e)
 	for (i = 0; i < e->cu.refs.nr; i++)
 		e->cu.map[e->cu.refs.data[i]] = 0;
 	e->cu.refs.nr = 0;
+	ptr_map__clear(&e->cu.sparse_map);
 }
 
 /*
@@ -165,9 +177,14 @@ static void btf_encoder__check_dangling(struct btf_encoder *e, uint32_t off)
 {
 	Dwarf_Off cu_start = dwarf_dieoffset(&e->cu.die) - dwarf_cuoffset(&e->cu.die);
 	Dwarf_Die target;
+	bool found;
 
-	if (!dwarf_offdie(dwarf_cu_getdwarf(e->cu.die.cu), cu_start + off, &target) ||
-	    dwarf_cuoffset(&target) != off || !is_type_tag(dwarf_tag(&target))) {
+	/* With merged_cus, @off is in .debug_info, and may be in any unit. */
+	if (e->conf->merged_cus)
+		cu_start = 0;
+	found = dwarf_offdie(dwarf_cu_getdwarf(e->cu.die.cu), cu_start + off, &target);
+	if (!found || (!e->conf->merged_cus && dwarf_cuoffset(&target) != off) ||
+	    !is_type_tag(dwarf_tag(&target))) {
 		btf_encoder__corrupt(e, &e->cu.die);
 		e->cu.bad_off = cu_start + off;
 		return;

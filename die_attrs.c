@@ -4,17 +4,24 @@
 
 #include "die_attrs.h"
 
-uint32_t die_ref(Dwarf_Attribute *attr)
+uint32_t die_ref(Dwarf_Attribute *attr, const struct die_ref_ctx *ctx)
 {
+	Dwarf_Die target;
 	Dwarf_Off off;
 
 	/*
-	 * The CU-relative offset, without decoding the DIE (dwarf_formref_die
-	 * would).  Fails for DW_FORM_ref_addr: references into another CU are
-	 * not followed, so that no worker reads a CU another one owns.
+	 * Into another unit: followed only where the units are one
+	 * (ctx->global), else void, so that no worker reads a unit another
+	 * one owns.
 	 */
-	if (dwarf_whatform(attr) == DW_FORM_ref_addr)
-		return 0;
+	if (dwarf_whatform(attr) == DW_FORM_ref_addr) {
+		if (!ctx->global)
+			return 0;
+		if (!dwarf_formref_die(attr, &target))
+			return REF_BAD;
+		off = dwarf_dieoffset(&target);
+		return off >= REF_OFF_MASK - 1 ? REF_BAD : REF_DIE | (uint32_t)off;
+	}
 	/*
 	 * A type unit's signature (-fdebug-types-section): pahole v1.31 reads no
 	 * type unit and takes such a reference for void, and so do we.
@@ -23,11 +30,21 @@ uint32_t die_ref(Dwarf_Attribute *attr)
 		return 0;
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-	/* One that cannot be read resolves to no DIE: corrupt DWARF (btf_encoder_refs.c). */
-	if (dwarf_formref(attr, &off) != 0 || off >= REF_OFF_MASK - 1)
+	/*
+	 * The offset in the unit, without decoding the DIE (dwarf_formref_die
+	 * would).  One that cannot be read resolves to no DIE: corrupt DWARF
+	 * (btf_encoder_refs.c).
+	 */
+	if (dwarf_formref(attr, &off) != 0 || off + ctx->base >= REF_OFF_MASK - 1)
 		return REF_BAD;
 #pragma GCC diagnostic pop
-	return REF_DIE | (uint32_t)off;
+	return REF_DIE | (uint32_t)(off + ctx->base);
+}
+
+void die_ref_ctx__init(struct die_ref_ctx *ctx, Dwarf_Die *die, bool global)
+{
+	ctx->global = global;
+	ctx->base = global ? dwarf_dieoffset(die) - dwarf_cuoffset(die) : 0;
 }
 
 static void attr_udata(Dwarf_Attribute *attr, uint64_t *val, bool *has)
@@ -67,7 +84,7 @@ static void read_name(struct die_attrs *a, Dwarf_Attribute *attr)
 
 static void read_type(struct die_attrs *a, Dwarf_Attribute *attr)
 {
-	a->type = die_ref(attr);
+	a->type = die_ref(attr, &a->refs);
 	a->type_attr = *attr;
 }
 
@@ -208,9 +225,10 @@ int die_attrs__collect(Dwarf_Attribute *attr, void *arg)
 	return DWARF_CB_OK;
 }
 
-void die_attrs__read(Dwarf_Die *die, struct die_attrs *a)
+void die_attrs__read(Dwarf_Die *die, struct die_attrs *a, bool global)
 {
 	memset(a, 0, sizeof(*a));
+	die_ref_ctx__init(&a->refs, die, global);
 	dwarf_getattrs(die, die_attrs__collect, a, 0);
 }
 
@@ -223,11 +241,11 @@ void die_attrs__inherit(struct die_attrs *a, bool origin_type)
 		struct die_attrs o;
 		Dwarf_Die odie;
 
-		/* Another CU belongs to another worker: not followed. */
-		if (dwarf_whatform(&origin) == DW_FORM_ref_addr ||
+		/* Another unit belongs to another worker, unless they are one. */
+		if ((dwarf_whatform(&origin) == DW_FORM_ref_addr && !a->refs.global) ||
 		    !dwarf_formref_die(&origin, &odie))
 			return;
-		die_attrs__read(&odie, &o);
+		die_attrs__read(&odie, &o, a->refs.global);
 		a->name = o.name;
 		/* A variable takes its declaration's type, as upstream does. */
 		if (!a->type || (origin_type && o.type))

@@ -10,8 +10,9 @@
  *
  * Nothing here keeps state: the functions read the DIEs they are given and
  * may run in any thread on the CUs that thread owns.  References into
- * another CU (DW_FORM_ref_addr) are not followed, so that no worker reads
- * a CU that another one is encoding.
+ * another CU (DW_FORM_ref_addr) are followed only where the file's units
+ * are encoded as one, by one worker (struct die_ref_ctx), so that no worker
+ * reads a CU that another one is encoding.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -37,7 +38,22 @@
 #define DW_TAG_LLVM_annotation 0x6000
 #endif
 
+/*
+ * How type references read from a unit's DIEs are numbered: as offsets in
+ * the unit (base 0), or, where the units of the file are one (@global, see
+ * dwarf_loader__merged()), as .debug_info offsets (@base is the unit's
+ * start) that may cross into other units (DW_FORM_ref_addr).
+ */
+struct die_ref_ctx {
+	uint64_t base;
+	bool global;
+};
+
+/* Sets @ctx for the unit of @die. */
+void die_ref_ctx__init(struct die_ref_ctx *ctx, Dwarf_Die *die, bool global);
+
 struct die_attrs {
+	struct die_ref_ctx refs; /* set before reading, see die_attrs__read() */
 	const char *name;
 	uint32_t type; /* type reference (REF_DIE | offset), 0 = void */
 	uint64_t byte_size;
@@ -60,25 +76,29 @@ struct die_attrs {
 };
 
 /*
- * The reference in @attr: REF_DIE | its CU-relative offset, 0 (void) for
- * one into another CU or a type unit, REF_BAD for one that cannot be read.
+ * The reference in @attr: REF_DIE | the offset of the DIE it names, as @ctx
+ * numbers them; 0 (void) for one into a type unit, or into another unit
+ * without ctx->global; REF_BAD for one that cannot be read.
  */
-uint32_t die_ref(Dwarf_Attribute *attr);
+uint32_t die_ref(Dwarf_Attribute *attr, const struct die_ref_ctx *ctx);
 
 /* Whether die_attrs__collect() reads attribute DW_AT_* @at. */
 bool die_attrs__wanted(unsigned int at);
 
-/* A dwarf_getattrs() callback that fills the struct die_attrs at @arg. */
+/*
+ * A dwarf_getattrs() callback that fills the struct die_attrs at @arg,
+ * whose refs the caller has set.
+ */
 int die_attrs__collect(Dwarf_Attribute *attr, void *arg);
 
-/* Reads the attributes of @die into @a, all unset first. */
-void die_attrs__read(Dwarf_Die *die, struct die_attrs *a);
+/* Reads the attributes of @die into @a, all unset first, its references as @global says. */
+void die_attrs__read(Dwarf_Die *die, struct die_attrs *a, bool global);
 
 /*
  * Fills what a concrete DIE leaves to its abstract origin or declaration
  * (DW_AT_abstract_origin, DW_AT_specification): the name, the type (with
  * @origin_type, the origin's wins, as upstream has it for variables), and
- * DW_AT_external.
+ * DW_AT_external.  An origin in another unit is read only with a->refs.global.
  */
 void die_attrs__inherit(struct die_attrs *a, bool origin_type);
 

@@ -37,6 +37,7 @@ struct dwarf_loader {
 	size_t info_size;
 	/* The size of .debug_info, when it is not compressed (0 otherwise). */
 	uint64_t info_sec_size;
+	bool merged; /* see dwarf_loader__merged() */
 };
 
 /* Separate debug files are never looked for: the input carries its DWARF. */
@@ -219,6 +220,92 @@ static int dwarf_loader__open_elf(struct dwarf_loader *l, const char *path, uint
 	return 0;
 }
 
+/* linux/elfnote-lto.h: a note "Linux" of this type says whether the kernel is LTO-built. */
+#define LINUX_ELFNOTE_LTO_INFO 0x101
+
+/* Whether @elf has the kernel's LTO note; if so, its value in *@lto. */
+static bool elf_lto_note(Elf *elf, bool *lto)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *data = NULL;
+		GElf_Shdr shdr;
+
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE)
+			continue;
+		while ((data = elf_getdata(scn, data))) {
+			size_t off = 0, name_off, desc_off;
+			GElf_Nhdr nhdr;
+
+			while ((off = gelf_getnote(data, off, &nhdr, &name_off, &desc_off))) {
+				if (nhdr.n_type != LINUX_ELFNOTE_LTO_INFO || nhdr.n_namesz != 6 ||
+				    memcmp((char *)data->d_buf + name_off, "Linux", 6) ||
+				    nhdr.n_descsz < sizeof(int))
+					continue;
+				*lto = *(int *)((char *)data->d_buf + desc_off) != 0;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* Whether an abbreviation of the unit of @cu_die has an attribute of form DW_FORM_ref_addr. */
+static bool unit_refs_across(Dwarf_Die *cu_die)
+{
+	Dwarf_Off off = 0;
+	size_t len, nr, i;
+	Dwarf_Abbrev *abbrev;
+
+	while ((abbrev = dwarf_getabbrev(cu_die, off, &len)) && abbrev != DWARF_END_ABBREV) {
+		if (dwarf_getattrcnt(abbrev, &nr) != 0)
+			return false;
+		for (i = 0; i < nr; i++) {
+			unsigned int name, form;
+			Dwarf_Off aoff;
+
+			if (dwarf_getabbrevattr(abbrev, i, &name, &form, &aoff) != 0)
+				return false;
+			if (form == DW_FORM_ref_addr)
+				return true;
+		}
+		off += len;
+	}
+	return false;
+}
+
+/*
+ * Whether the units are one, as pahole v1.31 decides (cus__merging_cu()):
+ * the kernel's LTO note says so; without it, an abbreviation of some unit
+ * can refer into another (DW_FORM_ref_addr).  Reading every unit's header
+ * here also has libdw know all units before any worker starts.
+ */
+static bool dwarf_loader__units_merged(struct dwarf_loader *l)
+{
+	Dwarf_Off off = 0, next;
+	size_t header_size;
+	bool lto;
+
+	if (elf_lto_note(dwarf_loader__elf(l), &lto))
+		return lto;
+	while (dwarf_nextcu(l->dwarf, off, &next, &header_size, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu_die;
+
+		if (!dwarf_offdie(l->dwarf, off + header_size, &cu_die))
+			break;
+		if (unit_refs_across(&cu_die))
+			return true;
+		off = next;
+	}
+	return false;
+}
+
+bool dwarf_loader__merged(const struct dwarf_loader *l)
+{
+	return l->merged;
+}
+
 int dwarf_loader__open(const char *path, struct dwarf_loader **out, const char **cause)
 {
 	struct dwarf_loader *l;
@@ -256,6 +343,7 @@ int dwarf_loader__open(const char *path, struct dwarf_loader **out, const char *
 	err = dwarf_loader__open_elf(l, path, st.st_size, cause);
 	if (err)
 		goto fail;
+	l->merged = dwarf_loader__units_merged(l);
 	*out = l;
 	return 0;
 fail:
@@ -362,6 +450,37 @@ static uint64_t chunk_bytes(const struct dwarf_loader *l, Dwarf_Off start)
 	return size / (DWARF_LOADER_CHUNKS * DWARF_LOADER_TAIL_SPLIT) ?: 1;
 }
 
+/* Room for one more unit in @chunk; false when out of memory. */
+static bool dwarf_chunk__reserve(struct dwarf_chunk *chunk)
+{
+	unsigned int cap = chunk->capacity ? chunk->capacity * 2 : DWARF_LOADER_CHUNK_MAX;
+	Dwarf_Die *dies;
+	uint32_t *indices;
+
+	if (chunk->nr < chunk->capacity)
+		return true;
+	dies = realloc(chunk->cu_die, cap * sizeof(*dies));
+	if (dies)
+		chunk->cu_die = dies;
+	indices = dies ? realloc(chunk->cu_index, cap * sizeof(*indices)) : NULL;
+	if (!indices)
+		return false;
+	chunk->cu_index = indices;
+	chunk->capacity = cap;
+	return true;
+}
+
+/* Whether @chunk, of @nr_units and @bytes to reach (0: counted in units), is full. */
+static bool cu_queue__chunk_full(const struct cu_queue *q, const struct dwarf_chunk *chunk,
+				 unsigned int nr_units, uint64_t bytes)
+{
+	if (q->loader->merged)
+		return false;
+	if (nr_units == (bytes ? DWARF_LOADER_CHUNK_MAX : DWARF_LOADER_CHUNK_UNITS))
+		return true;
+	return bytes && chunk->end - chunk->start >= bytes;
+}
+
 /*
  * Takes the next chunk: the units that follow the last one taken, up to its
  * share of bytes (see chunk_bytes()) or DWARF_LOADER_CHUNK_MAX of them,
@@ -378,15 +497,20 @@ static bool cu_queue__take(struct cu_queue *q, struct dwarf_chunk *chunk)
 	chunk->nr = 0;
 	chunk->index = q->next_chunk;
 	while (!q->done && !q->err) {
-		Dwarf_Die *cu_die = &chunk->cu_die[chunk->nr];
+		Dwarf_Die *cu_die;
 		uint8_t unit_type;
 		Dwarf_Half version;
 		Dwarf_Die subdie;
 		Dwarf_CU *next;
 		uint32_t index;
+		int rc;
 
-		int rc = dwarf_get_units(q->dwarf, q->cu, &next, &version, &unit_type, cu_die,
-					 &subdie);
+		if (!dwarf_chunk__reserve(chunk)) {
+			q->err = -ENOMEM;
+			break;
+		}
+		cu_die = &chunk->cu_die[chunk->nr];
+		rc = dwarf_get_units(q->dwarf, q->cu, &next, &version, &unit_type, cu_die, &subdie);
 
 		if (rc != 0) {
 			/* 1 is the end; -1 a unit header libdw cannot read. */
@@ -415,8 +539,7 @@ static bool cu_queue__take(struct cu_queue *q, struct dwarf_chunk *chunk)
 				fprintf(stderr, "skipping CU %s: language excluded\n",
 					dwarf_diename(cu_die) ?: "?");
 		}
-		if (++nr_units == (bytes ? DWARF_LOADER_CHUNK_MAX : DWARF_LOADER_CHUNK_UNITS) ||
-		    (bytes && chunk->end - chunk->start >= bytes))
+		if (cu_queue__chunk_full(q, chunk, ++nr_units, bytes))
 			break;
 	}
 	taken = taken && !q->err;
@@ -437,7 +560,7 @@ static void cu_queue__fail(struct cu_queue *q, int err)
 static void *worker__run(void *arg)
 {
 	struct worker *w = arg;
-	struct dwarf_chunk *chunk = malloc(sizeof(*chunk));
+	struct dwarf_chunk *chunk = calloc(1, sizeof(*chunk));
 
 	if (!chunk) {
 		cu_queue__fail(w->queue, -ENOMEM);
@@ -452,6 +575,8 @@ static void *worker__run(void *arg)
 			break;
 		}
 	}
+	free(chunk->cu_die);
+	free(chunk->cu_index);
 	free(chunk);
 	return NULL;
 }

@@ -6,6 +6,7 @@
  * dwarf_loader: opens the DWARF of an ELF file and hands its compile units
  * to worker threads.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <elfutils/libdw.h>
 
@@ -26,6 +27,15 @@ void dwarf_loader__close(struct dwarf_loader *loader);
 struct Elf *dwarf_loader__elf(const struct dwarf_loader *loader);
 
 /*
+ * Whether the file's units are one CU, as pahole v1.31 decides: a kernel
+ * built with LTO (its "Linux" ELF note LINUX_ELFNOTE_LTO_INFO says so), or,
+ * without that note, DWARF whose units refer into each other
+ * (DW_FORM_ref_addr, as LTO and dwz make).  Then all units go in one chunk,
+ * which one worker encodes, as one CU.  Decided by dwarf_loader__open().
+ */
+bool dwarf_loader__merged(const struct dwarf_loader *loader);
+
+/*
  * CUs are handed out in chunks of consecutive units, cut where their share
  * of the bytes of .debug_info is reached: a DWARF_LOADER_CHUNKS-th of the
  * section, and DWARF_LOADER_TAIL_SPLIT times less over its last
@@ -35,6 +45,7 @@ struct Elf *dwarf_loader__elf(const struct dwarf_loader *loader);
  * DWARF_LOADER_CHUNK_UNITS when the size of the section is not known
  * (compressed).  The chunks depend on the file alone, the same whatever the
  * number of workers, so what is made of a chunk can depend on nothing else.
+ * Merged units (dwarf_loader__merged()) are one chunk, however many.
  */
 #define DWARF_LOADER_CHUNKS 20
 #define DWARF_LOADER_TAIL 8
@@ -46,8 +57,9 @@ struct dwarf_chunk {
 	uint32_t index; /* chunks are numbered in .debug_info order */
 	Dwarf_Off start, end; /* its units' span of .debug_info */
 	unsigned int nr; /* the CUs to encode, in order */
-	Dwarf_Die cu_die[DWARF_LOADER_CHUNK_MAX];
-	uint32_t cu_index[DWARF_LOADER_CHUNK_MAX];
+	Dwarf_Die *cu_die;
+	uint32_t *cu_index;
+	unsigned int capacity; /* of both arrays */
 };
 
 /* Called by a worker for each chunk it takes; 0 or a negative errno, which stops all. */

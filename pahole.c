@@ -618,6 +618,12 @@ static int encode_file(const char *path, struct btf_encoder_conf *conf, struct b
 	conf__set_param_regs(conf, dwarf_loader__elf(loader));
 	conf->libdw_lock = &libdw_lock;
 	conf->whole_dedup = false;
+	conf->merged_cus = dwarf_loader__merged(loader);
+	if (conf->verbose && conf->merged_cus)
+		fprintf(stderr,
+			"pahole: %s: its units refer into each other (LTO): encoded as one "
+			"CU, by one worker, as pahole v1.31 merges them\n",
+			path);
 	/*
 	 * Twice when the chunks' own dedups may have given what one dedup of
 	 * the whole file would not (see btf_encoders__merge()); the encoders
@@ -645,6 +651,7 @@ static int encode_file(const char *path, struct btf_encoder_conf *conf, struct b
 		conf->whole_dedup = true;
 	}
 	conf->whole_dedup = false;
+	conf->merged_cus = false;
 	if (err)
 		fprintf(stderr, "pahole: %s: encoding BTF failed: %s\n", path, encode_error(err));
 	elf_functions__delete(conf->functions);

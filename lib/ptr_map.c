@@ -70,6 +70,20 @@ int ptr_map__add(struct ptr_map *m, const void *key, uint32_t val)
 	return 0;
 }
 
+int ptr_map__set(struct ptr_map *m, const void *key, uint32_t val)
+{
+	size_t i;
+
+	for (i = m->capacity ? ptr_map__hash(m, key) : 0; m->capacity && m->slots[i].key;
+	     i = (i + 1) & (m->capacity - 1)) {
+		if (m->slots[i].key == key) {
+			m->slots[i].val = val;
+			return 0;
+		}
+	}
+	return ptr_map__add(m, key, val);
+}
+
 void ptr_map__clear(struct ptr_map *m)
 {
 	if (m->nr)

@@ -24,6 +24,8 @@ struct ptr_map {
 bool ptr_map__find(const struct ptr_map *m, const void *key, uint32_t *val);
 /* 0, or -ENOMEM.  @key must not be NULL nor in the map already. */
 int ptr_map__add(struct ptr_map *m, const void *key, uint32_t val);
+/* Maps @key (not NULL) to @val, in the map already or not; 0, or -ENOMEM. */
+int ptr_map__set(struct ptr_map *m, const void *key, uint32_t val);
 void ptr_map__clear(struct ptr_map *m);
 void ptr_map__free(struct ptr_map *m);
 

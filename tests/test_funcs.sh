@@ -86,6 +86,7 @@ CASES=(
 	"vars|vars|gcc|default plain global_var|var"
 	"decltag|decltag|clang|default plain skip_decl_tag no_decl_tag|decl_tag"
 	"kfunc|kfunc|gcc clang|default plain no_kfuncs no_decl_tag|decl_tag_kfuncs"
+	"lto|lto|gcc|default plain default_j2|consistent_func"
 )
 
 SUPPORTED=" $("$PAHOLE" --supported_btf_features | tr ',' ' ') "
@@ -180,6 +181,18 @@ precheck_split()
 	fi
 }
 
+# The LTO case needs units that refer into each other: gcc's LTRANS units
+# point into the early-debug unit with DW_FORM_ref_addr.
+precheck_lto()
+{
+	local elf=$1 name
+	if ! readelf --debug-dump=abbrev "$elf" 2> /dev/null | grep -q DW_FORM_ref_addr; then
+		for name in f_lto s_isra callee uses_pair pair_diff; do
+			echo "$name gcc's LTO units do not refer into each other"
+		done
+	fi
+}
+
 # --- building -----------------------------------------------------------------
 
 # The default linker script puts .data.* input sections, and so
@@ -215,6 +228,19 @@ build()
 		objs+=("$base.$f.o")
 		pic_objs+=("$base.$f.pic.o")
 	done
+	# LTO objects are linked by the compiler, which runs the LTO, and as a
+	# shared object only (what "ld -r" makes of them is no LTO).
+	if [[ " $cflags " == *" -flto "* ]]; then
+		# shellcheck disable=SC2086 # $cflags is a list of options
+		if "$cc" -g -O2 -gdwarf-$dwarf $cflags -nostdlib -shared -o "$base.dyn" \
+		   "${pic_objs[@]}" > "$base.err" 2>&1; then
+			BUILT="dyn"
+		else
+			not_ok "$case $cc -gdwarf-$dwarf: linking a shared object with LTO failed"
+			sed 's/^/    /' "$base.err"
+		fi
+		return
+	fi
 	if ld -e 0 -T "$TMP/percpu.ld" -o "$base.exec" "${objs[@]}" > "$base.err" 2>&1; then
 		BUILT="$BUILT exec"
 	else

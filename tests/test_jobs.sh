@@ -9,6 +9,7 @@
 #              functions of one name in every CU, some with differing
 #              prototypes, out-of-line copies of header inlines) plus the
 #              fixtures, as one relocatable (ld -r) and as an executable
+#   lto        gcc -flto: units that refer into each other, encoded as one CU
 #   modules    the corpus modules, split BTF on the reference vmlinux BTF
 #   vmlinux    the corpus vmlinux, and VMLINUX_RUNS (5) runs of -j8 must agree
 # The corpus parts are skipped (with a note) when ../shared is missing.
@@ -263,6 +264,15 @@ if gcc -g -O2 -o "$TMP/multi_exe" "${MC_OBJS[@]}" "${FIXTURE_OBJS[@]}" 2> "$TMP/
 else
 	not_ok "multi-cu executable: gcc link failed"
 	sed 's/^/    /' "$TMP/link.err"
+fi
+
+# Units that refer into each other (gcc -flto): one chunk of them all, as one CU.
+if gcc -g -O2 -flto -flto-partition=max -fPIC -nostdlib -shared \
+   -o "$TMP/lto.so" "$SRCDIR/tests/fixtures/funcs_lto.c" "$MC"/cu[0-9].c 2> "$TMP/lto.err"; then
+	jobs_agree "gcc -flto shared object, units merged" "$TMP/lto.so"
+else
+	not_ok "gcc -flto shared object: compiling or linking failed"
+	sed 's/^/    /' "$TMP/lto.err"
 fi
 
 # --- the corpus ---------------------------------------------------------------
