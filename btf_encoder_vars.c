@@ -23,7 +23,13 @@ static bool btf_encoder__has_vars(const struct btf_encoder *e)
 	       (btf_encoder__has(e, BTF_FEAT_VAR) || btf_encoder__has(e, BTF_FEAT_GLOBAL_VAR));
 }
 
-/* The address in a DW_OP_addr or DW_OP_addrx location, or -1. */
+/*
+ * The address of a location that starts with DW_OP_addr or DW_OP_addrx, or
+ * -1: what follows the address is not looked at (LLVM describes a global
+ * it shrank to a bool as DW_OP_addr, DW_OP_deref_size 1, ... and
+ * DW_OP_stack_value), nor is DW_OP_GNU_addr_index taken, as pahole v1.31
+ * reads a variable's location (dwarf__location()).
+ */
 static int variable_addr(struct btf_encoder *e, Dwarf_Attribute *attr, uint64_t *addr)
 {
 	Dwarf_Attribute addr_attr;
@@ -33,11 +39,11 @@ static int variable_addr(struct btf_encoder *e, Dwarf_Attribute *attr, uint64_t 
 	int err = -1;
 
 	pthread_mutex_lock(e->conf->libdw_lock);
-	if (dwarf_getlocation(attr, &expr, &len) == 0 && len == 1) {
+	if (dwarf_getlocation(attr, &expr, &len) == 0 && len >= 1) {
 		if (expr->atom == DW_OP_addr) {
 			*addr = expr->number;
 			err = 0;
-		} else if ((expr->atom == DW_OP_addrx || expr->atom == DW_OP_GNU_addr_index) &&
+		} else if (expr->atom == DW_OP_addrx &&
 			   dwarf_getlocation_attr(attr, expr, &addr_attr) == 0 &&
 			   dwarf_formaddr(&addr_attr, &a) == 0) {
 			*addr = a;

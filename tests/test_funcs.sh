@@ -84,6 +84,7 @@ CASES=(
 	"unnamed|unnamed|gcc clang|default plain|"
 	"split|split_a split_b|gcc|default plain default_j2 plain_j2|"
 	"vars|vars|gcc|default plain global_var|var"
+	"vars_shrunk|vars_shrunk|clang|default global_var|var"
 	"decltag|decltag|clang|default plain skip_decl_tag no_decl_tag|decl_tag"
 	"kfunc|kfunc|gcc clang|default plain no_kfuncs no_decl_tag|decl_tag_kfuncs"
 	"lto|lto|gcc|default plain default_j2|consistent_func"
@@ -190,6 +191,14 @@ precheck_lto()
 		for name in f_lto s_isra callee uses_pair pair_diff; do
 			echo "$name gcc's LTO units do not refer into each other"
 		done
+	fi
+}
+
+# The variable must be what the fixture says clang makes of it.
+precheck_vars_shrunk()
+{
+	if ! readelf --debug-dump=info "$1" 2> /dev/null | grep -q 'DW_OP_deref_size: 1'; then
+		echo "flag clang did not shrink flag to a byte"
 	fi
 }
 
