@@ -466,13 +466,13 @@ static bool enum_is_signed(struct die_attrs *a)
 
 	int hops;
 
-	if (!a->type || a->type == REF_BAD || !dwarf_formref_die(&a->type_attr, &type))
+	if (!a->type || a->type == REF_BAD || !die_ref_followed(&a->type_attr, &a->refs) ||
+	    !dwarf_formref_die(&a->type_attr, &type))
 		return false;
 	/* The underlying type may be a typedef or qualified; a cycle is no base type. */
 	for (hops = 0; dwarf_tag(&type) != DW_TAG_base_type; hops++) {
 		if (hops == 16 || !dwarf_attr(&type, DW_AT_type, &attr) ||
-		    (dwarf_whatform(&attr) == DW_FORM_ref_addr && !a->refs.global) ||
-		    !dwarf_formref_die(&attr, &type))
+		    !die_ref_followed(&attr, &a->refs) || !dwarf_formref_die(&attr, &type))
 			return false;
 	}
 	if (!dwarf_attr(&type, DW_AT_encoding, &attr) || dwarf_formudata(&attr, &enc))
@@ -800,6 +800,7 @@ struct btf_encoder *btf_encoder__new(const struct btf_encoder_conf *conf)
 	if (!e)
 		return NULL;
 	e->conf = conf;
+	die_reader__init(&e->cu.reader, conf->debug_info, conf->debug_info_end);
 	return e;
 }
 

@@ -90,6 +90,8 @@ struct btf_encoder_conf {
 	 * threads unless libdw was built with --enable-thread-safety.
 	 */
 	pthread_mutex_t *libdw_lock;
+	/* .debug_info as libdw reads it (dwarf_loader__debug_info()), or NULLs. */
+	const unsigned char *debug_info, *debug_info_end;
 	/*
 	 * The units of the file are one CU (dwarf_loader__merged(): an LTO
 	 * build), handed out as one chunk: the encoder walks them as one CU,

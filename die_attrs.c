@@ -41,6 +41,21 @@ uint32_t die_ref(Dwarf_Attribute *attr, const struct die_ref_ctx *ctx)
 	return REF_DIE | (uint32_t)(off + ctx->base);
 }
 
+bool die_ref_followed(Dwarf_Attribute *attr, const struct die_ref_ctx *ctx)
+{
+	switch (dwarf_whatform(attr)) {
+	case DW_FORM_ref_addr:
+		return ctx->global;
+	case DW_FORM_ref_sig8:
+	case DW_FORM_GNU_ref_alt:
+	case DW_FORM_ref_sup4:
+	case DW_FORM_ref_sup8:
+		return false;
+	default:
+		return true;
+	}
+}
+
 void die_ref_ctx__init(struct die_ref_ctx *ctx, Dwarf_Die *die, bool global)
 {
 	ctx->global = global;
@@ -58,20 +73,34 @@ static void attr_udata(Dwarf_Attribute *attr, uint64_t *val, bool *has)
 	}
 }
 
-/* DW_AT_data_member_location: a constant, or DW_OP_plus_uconst before DWARF 4. */
+/*
+ * DW_AT_data_member_location: a constant, or before DWARF 4 a block of one
+ * DW_OP_plus_uconst.  The block is decoded here: dwarf_getlocation() would
+ * fill libdw's location cache of the unit, which needs conf->libdw_lock.
+ */
 static void attr_member_location(Dwarf_Attribute *attr, uint64_t *val)
 {
-	Dwarf_Op *expr;
-	size_t len;
+	Dwarf_Block block;
 	Dwarf_Word w;
+	uint64_t v = 0;
+	size_t i;
 
 	if (dwarf_formudata(attr, &w) == 0) {
 		*val = w;
 		return;
 	}
-	if (dwarf_getlocation(attr, &expr, &len) == 0 && len == 1 &&
-	    expr[0].atom == DW_OP_plus_uconst)
-		*val = expr[0].number;
+	if (dwarf_formblock(attr, &block) != 0 || block.length < 2 ||
+	    block.data[0] != DW_OP_plus_uconst)
+		return;
+	/* The operand, ULEB128, must end the block. */
+	for (i = 1; i < block.length && i <= 10; i++) {
+		v |= (uint64_t)(block.data[i] & 0x7f) << (7 * (i - 1));
+		if (block.data[i] & 0x80)
+			continue;
+		if (i == block.length - 1)
+			*val = v;
+		return;
+	}
 }
 
 typedef void (*attr_read_fn)(struct die_attrs *a, Dwarf_Attribute *attr);
@@ -241,9 +270,7 @@ void die_attrs__inherit(struct die_attrs *a, bool origin_type)
 		struct die_attrs o;
 		Dwarf_Die odie;
 
-		/* Another unit belongs to another worker, unless they are one. */
-		if ((dwarf_whatform(&origin) == DW_FORM_ref_addr && !a->refs.global) ||
-		    !dwarf_formref_die(&origin, &odie))
+		if (!die_ref_followed(&origin, &a->refs) || !dwarf_formref_die(&origin, &odie))
 			return;
 		die_attrs__read(&odie, &o, a->refs.global);
 		a->name = o.name;

@@ -49,6 +49,15 @@ struct die_ref_ctx {
 	bool global;
 };
 
+/*
+ * Whether dwarf_formref_die() may follow @attr: into the unit, or into
+ * another with ctx->global; never into a type unit (DW_FORM_ref_sig8: libdw
+ * would look the signature up and read type units in, which pahole v1.31
+ * reads none of) nor into a dwz or supplementary file (libdw would open
+ * it).  Both would change libdw state that other workers share.
+ */
+bool die_ref_followed(Dwarf_Attribute *attr, const struct die_ref_ctx *ctx);
+
 /* Sets @ctx for the unit of @die. */
 void die_ref_ctx__init(struct die_ref_ctx *ctx, Dwarf_Die *die, bool global);
 

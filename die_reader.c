@@ -31,34 +31,6 @@ struct die_reader_code {
 /* The longest abbreviation code kept: two ULEB128 bytes. */
 #define MAX_CODE_BYTES 2
 
-/* The bytes of .debug_info as libdw reads them (relocated, decompressed), or false. */
-static bool info_section(Dwarf *dwarf, const unsigned char **start, const unsigned char **end)
-{
-	Elf *elf = dwarf_getelf(dwarf);
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-
-	if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0)
-		return false;
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		const char *name;
-		GElf_Shdr shdr;
-		Elf_Data *data;
-
-		if (!gelf_getshdr(scn, &shdr) ||
-		    !(name = elf_strptr(elf, shstrndx, shdr.sh_name)) ||
-		    strcmp(name, ".debug_info"))
-			continue;
-		data = elf_getdata(scn, NULL);
-		if (!data || !data->d_buf)
-			return false;
-		*start = data->d_buf;
-		*end = *start + data->d_size;
-		return true;
-	}
-	return false;
-}
-
 /*
  * Where the unit of @cu_die ends in memory, or NULL: a unit header that
  * says it ends before its DIE or past the section leaves it all to libdw.
@@ -70,11 +42,6 @@ static const unsigned char *cu_end(struct die_reader *r, Dwarf_Die *cu_die)
 	Dwarf *dwarf = dwarf_cu_getdwarf(cu_die->cu);
 	size_t header_size;
 
-	if (dwarf != r->dwarf) {
-		r->dwarf = dwarf;
-		if (!info_section(dwarf, &r->info, &r->info_end))
-			r->info = r->info_end = NULL;
-	}
 	if (!r->info || die < r->info || die >= r->info_end ||
 	    dwarf_next_unit(dwarf, start, &next, &header_size, NULL, NULL, NULL, NULL, NULL,
 			    NULL) != 0 ||
@@ -102,6 +69,12 @@ void die_reader__begin_cu(struct die_reader *r, Dwarf_Die *cu_die, bool big_endi
 	r->codes.nr = 0;
 	r->specs.nr = 0;
 	r->last_die = NULL;
+}
+
+void die_reader__init(struct die_reader *r, const unsigned char *info,
+		      const unsigned char *info_end)
+{
+	*r = (struct die_reader){ .info = info, .info_end = info ? info_end : NULL };
 }
 
 void die_reader__free(struct die_reader *r)

@@ -15,7 +15,8 @@
  * is wanted, a value past the unit) is left to libdw, so that corrupt
  * DWARF meets libdw's checks as before.
  *
- * One owner, no locking; everything refers to the current CU only.
+ * One owner, no locking; everything refers to the current CU only, and
+ * libelf is not called.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -27,8 +28,7 @@ struct die_reader_code;
 struct die_reader_spec;
 
 struct die_reader {
-	/* .debug_info of the Dwarf it last read, to check units against. */
-	Dwarf *dwarf;
+	/* .debug_info as libdw reads it, to check units against (NULL: unknown). */
 	const unsigned char *info, *info_end;
 	Dwarf_CU *cu;
 	const unsigned char *end; /* of the unit in memory, NULL when unknown */
@@ -43,6 +43,15 @@ struct die_reader {
 	const void *last_die;
 	const unsigned char *last_end;
 };
+
+/*
+ * Makes @r read units of the .debug_info at @info..@info_end, the bytes
+ * libdw reads (dwarf_loader__debug_info(); NULL: every DIE is left to
+ * libdw).  They are found once, before the workers start: libelf is not
+ * called from here.
+ */
+void die_reader__init(struct die_reader *r, const unsigned char *info,
+		      const unsigned char *info_end);
 
 /* Starts on the CU of @cu_die; @wanted says which DW_AT_* codes the callbacks get. */
 void die_reader__begin_cu(struct die_reader *r, Dwarf_Die *cu_die, bool big_endian,

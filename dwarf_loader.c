@@ -2,11 +2,20 @@
 /*
  * Opening an ELF's DWARF and feeding its CUs to worker threads.
  *
- * All workers read the one Dwarf handle.  Taking the next CU
- * (dwarf_get_units) creates libdw's per-CU state and so is serialized under
- * the queue mutex; reading the DIEs of a CU that a worker took needs no
- * lock: libdw (>= 0.178) allocates and fills its abbreviation tables
- * thread-safely, and the encoder never follows a reference into another CU.
+ * All workers read the one Dwarf handle.  What libdw and libelf share
+ * between units is made before the workers start, in the main thread:
+ * dwarf_loader__open() has libdw read every unit header (so that the
+ * workers' dwarf_get_units and dwarf_offdie only search libdw's tree of
+ * units) and finds .debug_info for die_reader (so that no worker calls
+ * libelf).  Taking the next chunk is serialized under the queue mutex, to
+ * hand out units in order; reading the DIEs of a unit a worker took needs
+ * no lock: libdw (>= 0.178) allocates and fills its abbreviation tables
+ * thread-safely, and the encoder follows a reference into another unit
+ * only where one worker has all units (dwarf_loader__merged()).  libdw's
+ * location lists are cached per unit without a lock: dwarf_getlocation()
+ * and friends are called under conf->libdw_lock (btf_encoder.h), never
+ * from die_attrs.c.  tests/test_helgrind.sh checks it under helgrind and
+ * drd, which see inside libdw.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +47,8 @@ struct dwarf_loader {
 	/* The size of .debug_info, when it is not compressed (0 otherwise). */
 	uint64_t info_sec_size;
 	bool merged; /* see dwarf_loader__merged() */
+	/* .debug_info as libdw reads it (relocated, decompressed), or NULLs. */
+	const unsigned char *debug_info, *debug_info_end;
 };
 
 /* Separate debug files are never looked for: the input carries its DWARF. */
@@ -220,6 +231,54 @@ static int dwarf_loader__open_elf(struct dwarf_loader *l, const char *path, uint
 	return 0;
 }
 
+/* The bytes of .debug_info as libdw reads them (relocated, decompressed), or false. */
+static bool info_section(Dwarf *dwarf, const unsigned char **start, const unsigned char **end)
+{
+	Elf *elf = dwarf_getelf(dwarf);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return false;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *name;
+		GElf_Shdr shdr;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &shdr) ||
+		    !(name = elf_strptr(elf, shstrndx, shdr.sh_name)) ||
+		    strcmp(name, ".debug_info"))
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (!data || !data->d_buf)
+			return false;
+		*start = data->d_buf;
+		*end = *start + data->d_size;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Has libdw read every unit header, here in the main thread: a lookup of a
+ * unit libdw has not met yet inserts it into libdw's tree of units, which
+ * the workers then only search (dwarf_get_units, dwarf_offdie).
+ */
+static void dwarf_loader__intern_units(struct dwarf_loader *l)
+{
+	Dwarf_CU *cu = NULL;
+
+	while (dwarf_get_units(l->dwarf, cu, &cu, NULL, NULL, NULL, NULL) == 0)
+		;
+}
+
+void dwarf_loader__debug_info(const struct dwarf_loader *l, const unsigned char **start,
+			      const unsigned char **end)
+{
+	*start = l->debug_info;
+	*end = l->debug_info_end;
+}
+
 /* linux/elfnote-lto.h: a note "Linux" of this type says whether the kernel is LTO-built. */
 #define LINUX_ELFNOTE_LTO_INFO 0x101
 
@@ -344,6 +403,9 @@ int dwarf_loader__open(const char *path, struct dwarf_loader **out, const char *
 	if (err)
 		goto fail;
 	l->merged = dwarf_loader__units_merged(l);
+	dwarf_loader__intern_units(l);
+	if (!info_section(l->dwarf, &l->debug_info, &l->debug_info_end))
+		l->debug_info = l->debug_info_end = NULL;
 	*out = l;
 	return 0;
 fail:

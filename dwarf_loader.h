@@ -27,6 +27,13 @@ void dwarf_loader__close(struct dwarf_loader *loader);
 struct Elf *dwarf_loader__elf(const struct dwarf_loader *loader);
 
 /*
+ * The bytes of .debug_info that libdw reads (relocated for a module,
+ * decompressed), for die_reader; NULLs when not found.
+ */
+void dwarf_loader__debug_info(const struct dwarf_loader *loader, const unsigned char **start,
+			      const unsigned char **end);
+
+/*
  * Whether the file's units are one CU, as pahole v1.31 decides: a kernel
  * built with LTO (its "Linux" ELF note LINUX_ELFNOTE_LTO_INFO says so), or,
  * without that note, DWARF whose units refer into each other

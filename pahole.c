@@ -619,6 +619,7 @@ static int encode_file(const char *path, struct btf_encoder_conf *conf, struct b
 	conf->libdw_lock = &libdw_lock;
 	conf->whole_dedup = false;
 	conf->merged_cus = dwarf_loader__merged(loader);
+	dwarf_loader__debug_info(loader, &conf->debug_info, &conf->debug_info_end);
 	if (conf->verbose && conf->merged_cus)
 		fprintf(stderr,
 			"pahole: %s: its units refer into each other (LTO): encoded as one "
@@ -652,6 +653,7 @@ static int encode_file(const char *path, struct btf_encoder_conf *conf, struct b
 	}
 	conf->whole_dedup = false;
 	conf->merged_cus = false;
+	conf->debug_info = conf->debug_info_end = NULL;
 	if (err)
 		fprintf(stderr, "pahole: %s: encoding BTF failed: %s\n", path, encode_error(err));
 	elf_functions__delete(conf->functions);

@@ -2,7 +2,7 @@
 # test_types: the BTF that `pahole -J` writes for every C type construct.
 #
 # Each tests/fixtures/types_*.c is compiled with gcc and clang (-g -O2 -c,
-# with -gdwarf-4 and -gdwarf-5) and encoded in several feature modes.  For
+# with -gdwarf-4 and -gdwarf-5, and -gdwarf-2 where it says so) and encoded in several feature modes.  For
 # each object and mode:
 #   encode  pahole exits 0 and writes the raw BTF file
 #   libbpf  bpftool (libbpf) parses it
@@ -141,14 +141,21 @@ for src in "$FIXTURES"/types_*.c; do
 	expect=$FIXTURES/$fixture.expect
 	[ -f "$expect" ] || die "$fixture.c has no $fixture.expect"
 	only=$(sed -n 's/.*compilers: *\([a-z ]*\).*/\1/p' "$src" | head -n 1)
+	# "dwarf2: yes": also -gdwarf-2 -gstrict-dwarf, whose member offsets
+	# are DW_OP_plus_uconst blocks and bit fields DW_AT_bit_offset.
+	dwarfs="4 5"
+	grep -q 'dwarf2: yes' "$src" && dwarfs="2 4 5"
 
 	for cc in "${COMPILERS[@]}"; do
 		if [ -n "$only" ] && [[ " $only " != *" $cc "* ]]; then
 			continue
 		fi
-		for dwarf in 4 5; do
+		for dwarf in $dwarfs; do
 			obj=$TMP/$fixture.$cc.dwarf$dwarf.o
-			if ! "$cc" -g -O2 -gdwarf-$dwarf -c "$src" -o "$obj" 2> "$obj.err"; then
+			strict=()
+			[ "$dwarf" = 2 ] && strict=(-gstrict-dwarf)
+			if ! "$cc" -g -O2 -gdwarf-$dwarf "${strict[@]}" -c "$src" -o "$obj" \
+			     2> "$obj.err"; then
 				not_ok "$fixture $cc -gdwarf-$dwarf: compile failed"
 				sed 's/^/    /' "$obj.err"
 				continue

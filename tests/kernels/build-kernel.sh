@@ -20,6 +20,10 @@
 #   JOBS          parallel make jobs (default: nproc)
 #   KSRC_TARBALL  default /usr/src/linux-source-6.1.tar.xz
 #                 (Debian package linux-source-6.1)
+#   PAHOLE        a pahole to build the kernel's own BTF with: turns on
+#                 DEBUG_INFO_BTF, DEBUG_INFO_BTF_MODULES and what a boot
+#                 with an initramfs needs (tests/kernels/boot-btf.sh), and
+#                 also builds the boot image (out/bzImage or out/Image)
 #
 # Requirements (Debian 12):
 #   apt-get install linux-source-6.1 clang lld llvm bc bison flex \
@@ -76,6 +80,19 @@ if [[ ! -f $KSRC/Makefile ]]; then
 fi
 
 KMAKE=(make -C "$KSRC" LLVM=1 ARCH="$ARCH")
+BTF_CONFIG=(--disable DEBUG_INFO_BTF)
+TARGETS=(vmlinux modules)
+if [[ -n ${PAHOLE:-} ]]; then
+	# The kernel's link runs this pahole -J on vmlinux and every module.
+	KMAKE+=(PAHOLE="$PAHOLE")
+	BTF_CONFIG=(--enable DEBUG_INFO_BTF --enable DEBUG_INFO_BTF_MODULES
+		--disable MODULE_ALLOW_BTF_MISMATCH
+		--enable BLK_DEV_INITRD --enable DEVTMPFS --enable EARLY_PRINTK)
+	case "$ARCH" in
+	x86_64) TARGETS+=(bzImage) ;;
+	arm64) TARGETS+=(Image) ;;
+	esac
+fi
 CFG=(bash "$KSRC/scripts/config" --file "$KSRC/.config")
 
 # ---- 2. configuration -------------------------------------------------------
@@ -98,7 +115,7 @@ BASE_CONFIG=(
 	# debug info: full DWARF in vmlinux, no BTF (so no pahole needed)
 	--enable DEBUG_KERNEL --disable DEBUG_INFO_NONE --enable "$DWARF_OPT"
 	--disable DEBUG_INFO_REDUCED --disable DEBUG_INFO_SPLIT
-	--disable DEBUG_INFO_COMPRESSED --disable DEBUG_INFO_BTF
+	--disable DEBUG_INFO_COMPRESSED "${BTF_CONFIG[@]}"
 	# BPF
 	--enable BPF --enable BPF_SYSCALL --enable BPF_JIT
 	# tracing
@@ -159,20 +176,28 @@ for opt in 64BIT BPF_SYSCALL DEBUG_INFO FTRACE FUNCTION_TRACER MODULES; do
 		exit 1
 	}
 done
-[[ $("${CFG[@]}" --state DEBUG_INFO_BTF) != y ]] || {
+if [[ -n ${PAHOLE:-} ]]; then
+	[[ $("${CFG[@]}" --state DEBUG_INFO_BTF) == y ]] || {
+		echo "error: CONFIG_DEBUG_INFO_BTF is not set with PAHOLE=$PAHOLE" >&2
+		exit 1
+	}
+elif [[ $("${CFG[@]}" --state DEBUG_INFO_BTF) == y ]]; then
 	echo "error: CONFIG_DEBUG_INFO_BTF got enabled (would need pahole)" >&2
 	exit 1
-}
+fi
 
 # ---- 3. build ---------------------------------------------------------------
 log "building vmlinux and modules with -j$JOBS"
-"${KMAKE[@]}" -j"$JOBS" vmlinux modules
+"${KMAKE[@]}" -j"$JOBS" "${TARGETS[@]}"
 
 # ---- 4. collect results -----------------------------------------------------
 rm -rf "$OUTDIR/out"
 mkdir -p "$OUTDIR/out"
 cp "$KSRC/vmlinux" "$KSRC/System.map" "$OUTDIR/out/"
 cp "$KSRC/.config" "$OUTDIR/out/config"
+for img in arch/x86/boot/bzImage arch/arm64/boot/Image; do
+	[[ ${PAHOLE:-} && -f $KSRC/$img ]] && cp "$KSRC/$img" "$OUTDIR/out/"
+done
 find "$KSRC" -name '*.ko' -type f -exec cp -t "$OUTDIR/out/" {} +
 
 if ! readelf -S "$OUTDIR/out/vmlinux" | grep -q '\.debug_info'; then

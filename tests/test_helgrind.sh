@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# test_helgrind: the workers share libdw and libelf state only as
+# dwarf_loader.h and btf_encoder.h say, as seen by valgrind's race
+# detectors, which (unlike ThreadSanitizer) see inside libdw and libelf:
+# each input is encoded at -j4 under helgrind, and one under drd; each run
+# must report 0 errors and write the bytes pahole writes without valgrind.
+#   multi-cu   the type and function fixtures, compiled (gcc -g -O2) and
+#              linked with ld -r: many CUs, in several chunks
+#   lto        gcc -flto with several partitions: units that refer into
+#              each other, encoded as one CU by one worker
+#   module     the corpus's nf_conntrack.ko, split over its vmlinux's BTF
+#
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+need_pahole
+need_tools valgrind gcc ld
+need_corpus
+make_tmp
+
+FIXTURES=$SRCDIR/tests/fixtures
+CORPUS=$(corpus_dir)
+
+# race TOOL LABEL INPUT [OPTIONS...]: encode INPUT at -j4 under TOOL.
+race()
+{
+	local tool=$1 label=$2 input=$3 log=$TMP/$1.$2.log rc
+	shift 3
+	"$PAHOLE" -J -j4 --btf_features=default "$@" --btf_encode_detached="$TMP/plain.btf" \
+		"$input" > /dev/null 2>&1 || { not_ok "$label: pahole failed without valgrind"; return; }
+	valgrind --tool="$tool" --error-exitcode=9 "$PAHOLE" -J -j4 --btf_features=default "$@" \
+		--btf_encode_detached="$TMP/$tool.btf" "$input" > "$log" 2>&1
+	rc=$?
+	if [ $rc -ne 0 ] || ! grep -q 'ERROR SUMMARY: 0 errors' "$log"; then
+		not_ok "$label under $tool: exit $rc, $(grep -o 'ERROR SUMMARY: [0-9]* errors' "$log")"
+		grep -A20 -m3 'Possible data race\|Conflicting\|lock order' "$log" | head -60 |
+			sed 's/^/    /'
+		return
+	fi
+	if cmp -s "$TMP/plain.btf" "$TMP/$tool.btf"; then
+		ok "$label under $tool: 0 errors, the same $(stat -c %s "$TMP/plain.btf") bytes"
+	else
+		not_ok "$label under $tool: other bytes than without valgrind"
+	fi
+}
+
+objs=()
+for src in "$FIXTURES"/types_*.c "$FIXTURES"/funcs_static_*.c "$FIXTURES"/funcs_abi.c; do
+	obj=$TMP/$(basename "$src" .c).o
+	gcc -g -O2 -c "$src" -o "$obj" 2> "$obj.err" || die "cannot compile $(basename "$src")"
+	objs+=("$obj")
+done
+ld -r -o "$TMP/multi.o" "${objs[@]}" || die "ld -r failed"
+race helgrind "multi-cu (${#objs[@]} CUs)" "$TMP/multi.o"
+
+if gcc -g -O2 -flto -flto-partition=max -fPIC -nostdlib -shared -o "$TMP/lto.so" \
+   "$FIXTURES/funcs_lto.c" "$FIXTURES/funcs_abi.c" 2> "$TMP/lto.err"; then
+	race helgrind lto "$TMP/lto.so"
+else
+	not_ok "gcc -flto: compiling or linking failed"
+	sed 's/^/    /' "$TMP/lto.err"
+fi
+
+base=$CORPUS/reference/vmlinux.default.btf
+race helgrind module "$CORPUS/modules/nf_conntrack.ko" --btf_base "$base"
+race drd module "$CORPUS/modules/nf_conntrack.ko" --btf_base "$base"
+
+finish
