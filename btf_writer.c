@@ -431,10 +431,22 @@ static int elf_write_sections(Elf *elf, int fd, uint64_t file_size, const struct
 		if (!gelf_getshdr(elf_getscn(elf, i), &shdrs[i]))
 			goto out;
 	for (k = 0; k < nr; k++) {
-		if (idx[k] < shnum && (shdrs[idx[k]].sh_flags & SHF_ALLOC)) {
+		GElf_Shdr *sh = &shdrs[idx[k]];
+
+		/*
+		 * A section loaded with the image keeps its bytes, but for an
+		 * empty one, which loads nothing: the kernel's linker script
+		 * makes .BTF so in .tmp_vmlinux.btf, for pahole to fill and
+		 * objcopy to take out (link-vmlinux.sh, gen_btf).  Its bytes go
+		 * past every segment; its address and flags stay.
+		 */
+		if (idx[k] < shnum && (sh->sh_flags & SHF_ALLOC) && sh->sh_size &&
+		    sh->sh_type != SHT_NOBITS) {
 			*cause = "its BTF section is loaded with the image and cannot be replaced";
 			goto out;
 		}
+		if (idx[k] < shnum && sh->sh_type == SHT_NOBITS)
+			sh->sh_type = SHT_PROGBITS;
 		if (idx[k] >= shnum) {
 			shdrs[idx[k]].sh_type = SHT_PROGBITS;
 			shdrs[idx[k]].sh_addralign = 1;

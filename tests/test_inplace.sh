@@ -88,8 +88,10 @@ fi
 dump_btf()
 {
 	rm -f "$2"
+	# An SHF_ALLOC .BTF that pahole filled lies past every segment, as the
+	# kernel's build wants it, and objcopy says so: no error.
 	objcopy --dump-section .BTF="$2" "$1" "$TMP/objcopy.junk" 2> "$TMP/objcopy.err" &&
-		[ ! -s "$TMP/objcopy.err" ]
+		! grep -v "allocated section \`.BTF' not in segment" "$TMP/objcopy.err" | grep -q .
 	local rc=$?
 	rm -f "$TMP/objcopy.junk"
 	return $rc
@@ -288,7 +290,19 @@ cp "$P/sample.o" "$TMP/fx/setid.o"
 inplace "sample.o, mode 6755" "$TMP/fx/setid.o" 6755 1234:5678
 inplace "sample.o, mode 2755, replace" "$TMP/fx/setid.o" 2755 4321:8765
 
-# A .BTF loaded with the image cannot be replaced.
+# An empty .BTF loaded with the image is filled, as the kernel's build has
+# pahole do in .tmp_vmlinux.btf (its linker script makes the section).
+printf '' > "$TMP/empty.junk"
+objcopy --add-section .BTF="$TMP/empty.junk" --set-section-flags .BTF=alloc,readonly \
+	"$P/sample.exe" "$TMP/fx/empty_alloc_btf.exe" || die "objcopy --add-section failed"
+inplace "sample.exe with an empty SHF_ALLOC .BTF" "$TMP/fx/empty_alloc_btf.exe" 0755
+if LC_ALL=C readelf -S -W "$TMP/fx/empty_alloc_btf.exe" | grep ' \.BTF ' | grep -q ' A '; then
+	ok "sample.exe with an empty SHF_ALLOC .BTF: the .BTF keeps SHF_ALLOC"
+else
+	not_ok "sample.exe with an empty SHF_ALLOC .BTF: the .BTF lost SHF_ALLOC"
+fi
+
+# A .BTF loaded with the image, with bytes, cannot be replaced.
 what="sample.o with an SHF_ALLOC .BTF"
 f=$TMP/fx/alloc_btf.o
 objcopy --add-section .BTF="$TMP/small.junk" --set-section-flags .BTF=alloc,readonly \
