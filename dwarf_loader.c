@@ -113,14 +113,21 @@ static Elf_Scn *elf_section(Elf *elf, const char *name, GElf_Shdr *shdr)
 	return NULL;
 }
 
+/*
+ * Whether @elf has DWARF: .debug_info, or GNU's older compressed
+ * .zdebug_info (objcopy --compress-debug-sections=zlib-gnu), which libdw
+ * decompresses as it opens it.  *@size is its size, 0 when compressed.
+ */
 static bool elf_has_debug_info(Elf *elf, uint64_t *size)
 {
 	GElf_Shdr shdr;
 
-	if (!elf_section(elf, ".debug_info", &shdr))
-		return false;
-	*size = shdr.sh_flags & SHF_COMPRESSED ? 0 : shdr.sh_size;
-	return true;
+	if (elf_section(elf, ".debug_info", &shdr)) {
+		*size = shdr.sh_flags & SHF_COMPRESSED ? 0 : shdr.sh_size;
+		return true;
+	}
+	*size = 0;
+	return elf_section(elf, ".zdebug_info", &shdr) != NULL;
 }
 
 /*
@@ -231,32 +238,25 @@ static int dwarf_loader__open_elf(struct dwarf_loader *l, const char *path, uint
 	return 0;
 }
 
-/* The bytes of .debug_info as libdw reads them (relocated, decompressed), or false. */
+/*
+ * The bytes of .debug_info as libdw reads them (relocated, decompressed:
+ * libdw decompresses a .zdebug_info in place), or false.
+ */
 static bool info_section(Dwarf *dwarf, const unsigned char **start, const unsigned char **end)
 {
 	Elf *elf = dwarf_getelf(dwarf);
 	Elf_Scn *scn = NULL;
-	size_t shstrndx;
+	Elf_Data *data;
+	GElf_Shdr shdr;
 
-	if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0)
+	if (elf && !(scn = elf_section(elf, ".debug_info", &shdr)))
+		scn = elf_section(elf, ".zdebug_info", &shdr);
+	data = scn ? elf_getdata(scn, NULL) : NULL;
+	if (!data || !data->d_buf)
 		return false;
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		const char *name;
-		GElf_Shdr shdr;
-		Elf_Data *data;
-
-		if (!gelf_getshdr(scn, &shdr) ||
-		    !(name = elf_strptr(elf, shstrndx, shdr.sh_name)) ||
-		    strcmp(name, ".debug_info"))
-			continue;
-		data = elf_getdata(scn, NULL);
-		if (!data || !data->d_buf)
-			return false;
-		*start = data->d_buf;
-		*end = *start + data->d_size;
-		return true;
-	}
-	return false;
+	*start = data->d_buf;
+	*end = *start + data->d_size;
+	return true;
 }
 
 /*

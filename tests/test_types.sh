@@ -177,5 +177,27 @@ for src in "$FIXTURES"/types_*.c; do
 	done
 done
 
+# Compressed DWARF reads as the plain one: SHF_COMPRESSED sections (zlib)
+# and GNU's older .zdebug_* ones (zlib-gnu), which pahole v1.31 reads too.
+src=$FIXTURES/types_struct.c
+if gcc -g -O2 -c "$src" -o "$TMP/z.o" && gcc -g -O2 -fPIC -nostdlib -shared "$src" -o "$TMP/z.so" &&
+   "$PAHOLE" -J --btf_encode_detached="$TMP/z.o.btf" "$TMP/z.o" &&
+   "$PAHOLE" -J --btf_encode_detached="$TMP/z.so.btf" "$TMP/z.so"; then
+	for kind in zlib zlib-gnu; do
+		for f in z.o z.so; do
+			objcopy --compress-debug-sections=$kind "$TMP/$f" "$TMP/$kind.$f" ||
+				die "objcopy --compress-debug-sections=$kind failed"
+			if "$PAHOLE" -J --btf_encode_detached="$TMP/$kind.$f.btf" "$TMP/$kind.$f" \
+			   > "$TMP/$kind.out" 2>&1 && cmp -s "$TMP/$f.btf" "$TMP/$kind.$f.btf"; then
+				ok "types_struct $f, DWARF compressed $kind: the same BTF"
+			else
+				not_ok "types_struct $f, DWARF compressed $kind: $(head -n 2 "$TMP/$kind.out")"
+			fi
+		done
+	done
+else
+	not_ok "types_struct: compiling or encoding for the compressed DWARF checks failed"
+fi
+
 echo "$TEST_NAME: $N_SKIP parts skipped"
 finish
