@@ -30,7 +30,7 @@ TIME := /usr/bin/time -f 'wall time: %e s, peak RSS: %M KiB'
 # libclang-rt-14-dev: clang's sanitizer and libFuzzer runtimes (only
 # recommended by clang); llvm: llvm-symbolizer, for file:line in reports.
 DEB_PKGS := cmake gcc clang pkg-config make libdw-dev libelf-dev libbpf-dev zlib1g-dev \
-	bpftool python3 xz-utils binutils time libclang-rt-14-dev llvm valgrind
+	bpftool python3 xz-utils binutils time libclang-rt-14-dev llvm valgrind dwz
 
 .PHONY: all deps build run run-corpus run-sample check check-asan check-tsan fuzz-check clean format
 

@@ -49,6 +49,8 @@ mkdir "$OBJ" "$OUT"
 #   c++: refuse.cc with g++ and clang++; fortran: refuse.F90 with gfortran
 #   strict4: refuse.c with gcc -gdwarf-4 -gstrict-dwarf
 #   dwarf: refuse_dwarf.py CASE
+#   dwz: two shared objects of the type fixtures, through dwz -m (a
+#     .gnu_debugaltlink file, partial units imported from it)
 CASES=(
 	# 1. compiled
 	"c atomic default atomic_type"
@@ -98,6 +100,7 @@ CASES=(
 	"dwarf enum_size0 default ok"
 	"dwarf imported_unit default imported_unit"
 	"dwarf imported_unit - imported_unit"
+	"dwz multifile default imported_unit"
 	"dwarf set_type default ok"
 	"dwarf file_type default ok"
 	"dwarf subrange_type default ok"
@@ -122,6 +125,18 @@ build()
 	strict4) ccs=(gcc) src=$FIX/refuse.c flags=(-gdwarf-4 -gstrict-dwarf) ;;
 	c++) ccs=(g++ clang++) src=$FIX/refuse.cc flags=(-std=c++20) ;;
 	fortran) ccs=(gfortran) src=$FIX/refuse.F90 flags=(-cpp) ;;
+	dwz)
+		command -v dwz > /dev/null || return 0
+		o=$OBJ/dwz-$c.so
+		[ -e "$o" ] || {
+			gcc -g -O2 -fPIC -nostdlib -shared "$FIX/types_struct.c" "$FIX/funcs_abi.c" \
+				-o "$o" &&
+			gcc -g -O2 -fPIC -nostdlib -shared "$FIX/types_struct.c" "$FIX/types_enum.c" \
+				-o "$OBJ/dwz-$c.2.so" &&
+			dwz -m "$OBJ/dwz-$c.alt" "$o" "$OBJ/dwz-$c.2.so"
+		} || return 1
+		echo "$o"
+		return 0 ;;
 	dwarf)
 		o=$OBJ/dwarf-$c.o
 		[ -e "$o" ] || { python3 "$FIX/refuse_dwarf.py" "$c" > "$TMP/$c.s" &&
