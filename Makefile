@@ -4,9 +4,12 @@
 #   make build   configure and compile into build/ (warnings are errors)
 #   make run     encode the kernel corpus (or a small sample) and summarise the BTF
 #   make check   build, then run the tests with ctest, then the sanitizer passes
-#                (CHECK_SANITIZERS) and a minute of fuzzing (fuzz-check)
-#   make fuzz-check  build the libFuzzer target with clang into build-fuzz/ and
-#                fuzz for FUZZ_TIME seconds (a crash, leak or UB report fails)
+#                (CHECK_SANITIZERS) and FUZZ_RUNS fuzzed inputs, the same every
+#                run (fuzz-check)
+#   make fuzz-check  build the libFuzzer target with clang into build-fuzz/,
+#                replay the regressions and FUZZ_RUNS inputs of a fixed seed
+#   make fuzz    fuzz for FUZZ_TIME seconds, open-ended (a crash, leak or UB
+#                report fails)
 #   make clean   remove the build trees
 #   make format  clang-format the C sources in place
 
@@ -32,7 +35,7 @@ TIME := /usr/bin/time -f 'wall time: %e s, peak RSS: %M KiB'
 DEB_PKGS := cmake gcc clang pkg-config make libdw-dev libelf-dev libbpf-dev zlib1g-dev \
 	bpftool python3 xz-utils binutils time libclang-rt-14-dev llvm valgrind dwz
 
-.PHONY: all deps build run run-corpus run-sample check check-asan check-tsan fuzz-check clean format
+.PHONY: all deps build run run-corpus run-sample check check-asan check-tsan fuzz-build fuzz-check fuzz clean format
 
 all: build
 
@@ -106,7 +109,7 @@ SAN_RUN_tsan = $(shell setarch $$(uname -m) -R true 2>/dev/null && echo setarch 
 check: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j2
 	@for s in $(CHECK_SANITIZERS); do $(MAKE) --no-print-directory check-$$s || exit; done
-	@if [ "$(FUZZ_TIME)" != 0 ]; then $(MAKE) --no-print-directory fuzz-check; fi
+	@if [ "$(FUZZ_RUNS)" != 0 ]; then $(MAKE) --no-print-directory fuzz-check; fi
 
 check-asan check-tsan: check-%: deps
 	cmake -B build-$* -S . $(CMAKE_FLAGS) $(SAN_FLAGS_$*)
@@ -114,26 +117,37 @@ check-asan check-tsan: check-%: deps
 	$(SAN_RUN_$*) ctest --test-dir build-$* --output-on-failure -j2 $(SAN_CTEST_$*)
 
 # libFuzzer (tests/fuzz/fuzz_encode.c): clang, ASan+UBSan, in build-fuzz/.
-# First the reproducers of tests/fixtures/fuzz_regress/ once each, then
-# FUZZ_TIME seconds of fuzzing from the seeds (the fixtures compiled) and
-# what earlier runs found (build-fuzz/fuzz-corpus).  A crash, a leak, a UBSan
-# report, a timeout (FUZZ_TIMEOUT s on one input) or RSS over FUZZ_RSS_MB
-# fails it; the input is saved in build-fuzz/fuzz-artifacts/.  -close_fd_mask=2
-# silences pahole's one-line errors on the mutated inputs (sanitizer reports
-# still go to stderr).
-# `make check FUZZ_TIME=0` leaves the fuzzing out.
+# `make fuzz-check` (part of `make check`, deterministic): the reproducers of
+# tests/fixtures/fuzz_regress/ once each, then FUZZ_RUNS inputs mutated from
+# the seeds (the fixtures compiled) with libFuzzer's seed FUZZ_SEED, into an
+# empty corpus: the same inputs on every run, so that CI fails on a change,
+# not at random.  `make fuzz`: open-ended, FUZZ_TIME seconds from the seeds
+# and what earlier runs found (build-fuzz/fuzz-corpus), a new seed each run.
+# A crash, a leak, a UBSan report, a timeout (FUZZ_TIMEOUT s on one input) or
+# RSS over FUZZ_RSS_MB fails either; the input is saved in
+# build-fuzz/fuzz-artifacts/.  -close_fd_mask=2 silences pahole's one-line
+# errors on the mutated inputs (sanitizer reports still go to stderr).
+# `make check FUZZ_RUNS=0` leaves the fuzzing out.
 FUZZ_DIR ?= build-fuzz
-FUZZ_TIME ?= 60
+FUZZ_RUNS ?= 150000
+FUZZ_SEED ?= 1
+FUZZ_TIME ?= 600
 FUZZ_TIMEOUT ?= 20
 FUZZ_RSS_MB ?= 4096
 FUZZ_BIN := $(FUZZ_DIR)/tests/fuzz/fuzz_encode
 FUZZ_ENV := UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0:detect_stack_use_after_return=1 \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
+FUZZ_OPTS = -rss_limit_mb=$(FUZZ_RSS_MB) -timeout=$(FUZZ_TIMEOUT) -print_final_stats=1 \
+	-close_fd_mask=2 -artifact_prefix=$(FUZZ_DIR)/fuzz-artifacts/
+FUZZ_QUIET = grep -v -e '^\#[0-9]*[[:space:]]*\(NEW\|REDUCE\|pulse\)' -e '^[[:space:]]*"'
 
-fuzz-check: deps
+fuzz-build: deps
 	CC=clang cmake -B $(FUZZ_DIR) -S . $(CMAKE_FLAGS) -DBUILD_FUZZER=ON
 	cmake --build $(FUZZ_DIR) -j$(JOBS) --target fuzz_encode fuzz_seeds
+	mkdir -p $(FUZZ_DIR)/fuzz-corpus $(FUZZ_DIR)/fuzz-artifacts
+
+fuzz-check: fuzz-build
 	@regress=$$(find tests/fixtures/fuzz_regress -type f 2>/dev/null | sort); \
 	if [ -n "$$regress" ]; then \
 		echo "fuzz-check: the $$(echo "$$regress" | wc -l) reproducers in tests/fixtures/fuzz_regress"; \
@@ -141,13 +155,17 @@ fuzz-check: deps
 			$$regress 2>&1 | tail -n 40; \
 		[ "$${PIPESTATUS[0]}" -eq 0 ] || exit 1; \
 	fi
-	mkdir -p $(FUZZ_DIR)/fuzz-corpus $(FUZZ_DIR)/fuzz-artifacts
-	$(FUZZ_ENV) $(FUZZ_BIN) -max_total_time=$(FUZZ_TIME) -rss_limit_mb=$(FUZZ_RSS_MB) \
-		-timeout=$(FUZZ_TIMEOUT) -print_final_stats=1 -close_fd_mask=2 \
-		-artifact_prefix=$(FUZZ_DIR)/fuzz-artifacts/ \
-		$(FUZZ_DIR)/fuzz-corpus $(FUZZ_DIR)/tests/fuzz/seeds 2>&1 | \
-		grep -v -e '^#[0-9]*[[:space:]]*\(NEW\|REDUCE\|pulse\)' -e '^[[:space:]]*"' ; \
-		rc=$${PIPESTATUS[0]}; [ $$rc -eq 0 ] || echo "fuzz-check: FAILED (exit $$rc); the input is in $(FUZZ_DIR)/fuzz-artifacts/" >&2; exit $$rc
+	@if [ "$(FUZZ_RUNS)" = 0 ]; then exit 0; fi; \
+	echo "fuzz-check: $(FUZZ_RUNS) inputs from the seeds, libFuzzer seed $(FUZZ_SEED)"; \
+	rm -rf $(FUZZ_DIR)/fuzz-replay && mkdir $(FUZZ_DIR)/fuzz-replay; \
+	$(FUZZ_ENV) $(FUZZ_BIN) -seed=$(FUZZ_SEED) -runs=$(FUZZ_RUNS) $(FUZZ_OPTS) \
+		$(FUZZ_DIR)/fuzz-replay $(FUZZ_DIR)/tests/fuzz/seeds 2>&1 | $(FUZZ_QUIET); \
+	rc=$${PIPESTATUS[0]}; [ $$rc -eq 0 ] || echo "fuzz-check: FAILED (exit $$rc); the input is in $(FUZZ_DIR)/fuzz-artifacts/" >&2; exit $$rc
+
+fuzz: fuzz-build
+	$(FUZZ_ENV) $(FUZZ_BIN) -max_total_time=$(FUZZ_TIME) $(FUZZ_OPTS) \
+		$(FUZZ_DIR)/fuzz-corpus $(FUZZ_DIR)/tests/fuzz/seeds 2>&1 | $(FUZZ_QUIET); \
+		rc=$${PIPESTATUS[0]}; [ $$rc -eq 0 ] || echo "fuzz: FAILED (exit $$rc); the input is in $(FUZZ_DIR)/fuzz-artifacts/" >&2; exit $$rc
 
 clean:
 	rm -rf $(BUILD_DIR) build-asan build-tsan $(FUZZ_DIR)
