@@ -22,6 +22,7 @@
 #include <linux/btf.h>
 
 #include "btf_encoder_priv.h"
+#include "btf_ids.h"
 #include "func_params.h"
 #include "lib/btf_types.h"
 
@@ -628,45 +629,48 @@ static void func_state__log_v131(const char *name, const struct btf_func_state *
 		       name);
 }
 
-/* kfuncs whose pointer (the return value: -1, or an argument) is into a BPF arena. */
-static const struct {
-	const char *name;
-	int arg;
-} arena_kfuncs[] = {
-	{ "bpf_arena_alloc_pages", -1 },
-	{ "bpf_arena_free_pages", 1 },
-};
-
 /*
- * With the attributes feature, an arena pointer becomes a pointer to a
- * TYPE_TAG "address_space(1)" with kind_flag set: an attribute, not a tag.
+ * With the attributes feature, a kfunc's pointer into a BPF arena becomes a
+ * pointer to a TYPE_TAG "address_space(1)" with kind_flag set (an
+ * attribute, not a tag), as its KF_ARENA_* flags say (pahole v1.31,
+ * btf__add_bpf_arena_type_tags()).  *@id is the pointer's type; -EINVAL when
+ * it is no pointer.
  */
-static int kfunc__arena_ptr(struct btf *btf, const struct btf_encoder_conf *conf,
-			    const struct elf_functions_entry *entry, int arg, uint32_t *id)
+static int kfunc__arena_ptr(struct btf *btf, uint32_t *id)
 {
 	const struct btf_type *t = btf__type_by_id(btf, *id);
-	struct btf_type *tag;
-	size_t i;
 	int tag_id;
 
-	if (!entry->kfunc || !btf_encoder_conf__has(conf, BTF_FEAT_ATTRIBUTES) || !t ||
-	    !btf_is_ptr(t))
-		return 0;
-	for (i = 0; i < sizeof(arena_kfuncs) / sizeof(arena_kfuncs[0]); i++)
-		if (arena_kfuncs[i].arg == arg && !strcmp(arena_kfuncs[i].name, entry->name))
-			break;
-	if (i == sizeof(arena_kfuncs) / sizeof(arena_kfuncs[0]))
-		return 0;
+	if (!t || !btf_is_ptr(t))
+		return -EINVAL;
 	tag_id = btf__add_type_tag(btf, "address_space(1)", t->type);
 	if (tag_id < 0)
 		return tag_id;
-	tag = btf_type__mut(btf, tag_id);
-	tag->info |= 1u << 31;
+	btf_type__mut(btf, tag_id)->info |= 1u << 31;
 	tag_id = btf__add_ptr(btf, tag_id);
 	if (tag_id < 0)
 		return tag_id;
 	*id = tag_id;
 	return 0;
+}
+
+/* Tags the arena pointers of kfunc @entry: its return type *@ret, its @params. */
+static int kfunc__arena_ptrs(struct btf *btf, const struct btf_encoder_conf *conf,
+			     const struct elf_functions_entry *entry, uint32_t *ret,
+			     uint32_t *params, uint32_t nr_params)
+{
+	uint32_t flags = entry->kfunc_flags;
+	int err = 0;
+
+	if (!entry->kfunc || !btf_encoder_conf__has(conf, BTF_FEAT_ATTRIBUTES))
+		return 0;
+	if (flags & KF_ARENA_RET)
+		err = kfunc__arena_ptr(btf, ret);
+	if (!err && (flags & KF_ARENA_ARG1))
+		err = nr_params > 0 ? kfunc__arena_ptr(btf, &params[0]) : -EINVAL;
+	if (!err && (flags & KF_ARENA_ARG2))
+		err = nr_params > 1 ? kfunc__arena_ptr(btf, &params[1]) : -EINVAL;
+	return err;
 }
 
 static int func_state__add(struct btf *btf, const struct btf_encoder_conf *conf,
@@ -678,11 +682,9 @@ static int func_state__add(struct btf *btf, const struct btf_encoder_conf *conf,
 	params = calloc(s->nr_params ?: 1, sizeof(*params));
 	if (!params)
 		return -ENOMEM;
-	err = kfunc__arena_ptr(btf, conf, entry, -1, &ret);
-	for (i = 0; i < s->nr_params && !err; i++) {
+	for (i = 0; i < s->nr_params; i++)
 		params[i] = btf_chunk__merged_id(s->chunk, s->params[i].type);
-		err = kfunc__arena_ptr(btf, conf, entry, i, &params[i]);
-	}
+	err = kfunc__arena_ptrs(btf, conf, entry, &ret, params, s->nr_params);
 	proto = err ?: btf__add_func_proto(btf, ret);
 	for (i = 0; i < s->nr_params && proto > 0 && !err; i++)
 		err = btf__add_func_param(btf, s->params[i].name, params[i]);
@@ -701,7 +703,8 @@ static int func_state__add(struct btf *btf, const struct btf_encoder_conf *conf,
 		return func;
 	if (entry->kfunc && (err = btf__add_decl_tag(btf, "bpf_kfunc", func, -1)) < 0)
 		return err;
-	if (entry->fastcall && (err = btf__add_decl_tag(btf, "bpf_fastcall", func, -1)) < 0)
+	if ((entry->kfunc_flags & KF_FASTCALL) &&
+	    (err = btf__add_decl_tag(btf, "bpf_fastcall", func, -1)) < 0)
 		return err;
 	return decl_tags__add(btf, func, s->tags, s->nr_tags);
 }

@@ -81,7 +81,7 @@ static void btf_ids__mark(const struct btf_ids *ids, const struct elf_sym *s,
 		return;
 	memcpy(name, s->name + strlen(FUNC_PREFIX), len);
 	name[len] = '\0';
-	elf_functions__mark_kfunc(functions, name, flags & KF_FASTCALL);
+	elf_functions__mark_kfunc(functions, name, flags);
 }
 
 int btf_ids__mark_kfuncs(Elf *elf, const struct elf_symtab *symtab, struct elf_functions *functions)

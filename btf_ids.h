@@ -17,6 +17,10 @@ struct elf_symtab;
 
 #define BTF_SET8_KFUNCS (1u << 0)
 #define KF_FASTCALL (1u << 12)
+/* The pointer into a BPF arena: the return value, the first or second argument. */
+#define KF_ARENA_RET (1u << 13)
+#define KF_ARENA_ARG1 (1u << 14)
+#define KF_ARENA_ARG2 (1u << 15)
 
 /* Marks the functions of every set flagged BTF_SET8_KFUNCS as kfuncs. */
 int btf_ids__mark_kfuncs(Elf *elf, const struct elf_symtab *symtab,

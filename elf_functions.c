@@ -245,12 +245,12 @@ struct elf_functions_entry *elf_functions__entry(const struct elf_functions *fns
 	return &fns->entries[i];
 }
 
-void elf_functions__mark_kfunc(struct elf_functions *fns, const char *name, bool fastcall)
+void elf_functions__mark_kfunc(struct elf_functions *fns, const char *name, uint32_t flags)
 {
 	struct elf_functions_entry *e = elf_functions__find(fns, name);
 
 	if (e) {
 		e->kfunc = true;
-		e->fastcall = fastcall;
+		e->kfunc_flags = flags;
 	}
 }

@@ -91,7 +91,7 @@ struct elf_functions_entry {
 	uint64_t addr; /* of the last symbol (internal to building the table) */
 	bool ambiguous_addr; /* symbols of this name are at several addresses */
 	bool kfunc; /* in a kfunc set of .BTF_ids */
-	bool fastcall;
+	uint32_t kfunc_flags; /* KF_* of its last entry in a kfunc set (btf_ids.h) */
 };
 
 struct elf_functions;
@@ -117,7 +117,7 @@ struct elf_function *elf_functions__claim(struct elf_functions_entry *entry,
 size_t elf_functions__nr_entries(const struct elf_functions *functions);
 struct elf_functions_entry *elf_functions__entry(const struct elf_functions *functions, size_t i);
 
-/* Marks @name as a kfunc when it is in the table; @fastcall is that of its last set entry. */
-void elf_functions__mark_kfunc(struct elf_functions *functions, const char *name, bool fastcall);
+/* Marks @name as a kfunc when it is in the table; @flags are those of its last set entry. */
+void elf_functions__mark_kfunc(struct elf_functions *functions, const char *name, uint32_t flags);
 
 #endif /* _ELF_FUNCTIONS_H_ */

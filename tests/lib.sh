@@ -56,9 +56,15 @@ check()
 	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
 }
 
+# finish: the summary line; fails when a check failed, or when none ran
+# (every case skipped is no pass).
 finish()
 {
 	echo "$TEST_NAME: $N_OK checks ok, $N_FAIL failed"
+	if [ "$N_OK" -eq 0 ] && [ "$N_FAIL" -eq 0 ]; then
+		echo "$TEST_NAME: FAIL: no check ran"
+		exit 1
+	fi
 	[ "$N_FAIL" -eq 0 ]
 	exit
 }
