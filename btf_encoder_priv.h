@@ -20,7 +20,9 @@
  *
  * Every function here takes the encoder of the calling worker and touches
  * nothing another worker does, but for the merge functions
- * (btf_encoders__*), which run in one thread once all workers are done.
+ * (btf_encoders__*), which run in one thread once all workers are done,
+ * and for the claiming of elf_function nodes, which is atomic.  What
+ * libdw shares across units is read only as dwarf_loader.c says.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -102,7 +104,10 @@ struct btf_encoder {
 	/* The names of the declarations its chunks' dedups resolved, in the arena. */
 	DARRAY(const char *) resolved_decls;
 	struct ptr_map strs; /* the DWARF's strings -> their offsets in the chunk's BTF */
-	/* Per-CU state, reset by btf_encoder__encode_cu(). */
+	/*
+	 * Per-CU state, reset when a CU begins (btf_encoder.c): a unit, or
+	 * with merged_cus all the units of the chunk.
+	 */
 	struct {
 		/*
 		 * What each DIE offset of the CU stands for (a type reference:
