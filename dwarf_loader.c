@@ -279,6 +279,23 @@ void dwarf_loader__debug_info(const struct dwarf_loader *l, const unsigned char 
 	*end = l->debug_info_end;
 }
 
+/*
+ * Drops the pages of .debug_info that lie wholly in [@start, @end): the
+ * file stays mapped and a page read again comes back from the file, but
+ * the memory of the whole section is not held to the end.
+ */
+static void dwarf_loader__drop_info(const struct dwarf_loader *l, Dwarf_Off start, Dwarf_Off end)
+{
+	uintptr_t page = sysconf(_SC_PAGESIZE), from, to;
+
+	if (!l->info || end <= start || end > l->info_size)
+		return;
+	from = ((uintptr_t)l->info + start + page - 1) & ~(page - 1);
+	to = ((uintptr_t)l->info + end) & ~(page - 1);
+	if (from < to)
+		madvise((void *)from, to - from, MADV_DONTNEED);
+}
+
 /* linux/elfnote-lto.h: a note "Linux" of this type says whether the kernel is LTO-built. */
 #define LINUX_ELFNOTE_LTO_INFO 0x101
 
@@ -310,26 +327,43 @@ static bool elf_lto_note(Elf *elf, bool *lto)
 	return false;
 }
 
-/* Whether an abbreviation of the unit of @cu_die has an attribute of form DW_FORM_ref_addr. */
-static bool unit_refs_across(Dwarf_Die *cu_die)
+/* Reads the LEB128 at *@p into *@v (its low 64 bits); false when it runs past @end. */
+static bool leb128(const unsigned char **p, const unsigned char *end, uint64_t *v)
 {
-	Dwarf_Off off = 0;
-	size_t len, nr, i;
-	Dwarf_Abbrev *abbrev;
+	unsigned int shift = 0;
 
-	while ((abbrev = dwarf_getabbrev(cu_die, off, &len)) && abbrev != DWARF_END_ABBREV) {
-		if (dwarf_getattrcnt(abbrev, &nr) != 0)
-			return false;
-		for (i = 0; i < nr; i++) {
-			unsigned int name, form;
-			Dwarf_Off aoff;
+	for (*v = 0; *p < end; shift += 7) {
+		unsigned char b = *(*p)++;
 
-			if (dwarf_getabbrevattr(abbrev, i, &name, &form, &aoff) != 0)
+		if (shift < 64)
+			*v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Whether the abbreviation table at @p (of .debug_abbrev, which ends at
+ * @end) has an attribute of form DW_FORM_ref_addr.  Read from the bytes:
+ * dwarf_getabbrev() would keep every abbreviation of every unit in libdw's
+ * memory, where the workers have libdw read only those they meet.
+ */
+static bool abbrev_table_refs_across(const unsigned char *p, const unsigned char *end)
+{
+	uint64_t code, tag, name, form, value;
+
+	while (leb128(&p, end, &code) && code && leb128(&p, end, &tag) && p++ < end) {
+		for (;;) {
+			if (!leb128(&p, end, &name) || !leb128(&p, end, &form))
 				return false;
+			if (!name && !form)
+				break;
 			if (form == DW_FORM_ref_addr)
 				return true;
+			if (form == DW_FORM_implicit_const && !leb128(&p, end, &value))
+				return false;
 		}
-		off += len;
 	}
 	return false;
 }
@@ -337,24 +371,33 @@ static bool unit_refs_across(Dwarf_Die *cu_die)
 /*
  * Whether the units are one, as pahole v1.31 decides (cus__merging_cu()):
  * the kernel's LTO note says so; without it, an abbreviation of some unit
- * can refer into another (DW_FORM_ref_addr).  Reading every unit's header
- * here also has libdw know all units before any worker starts.
+ * can refer into another (DW_FORM_ref_addr).
  */
 static bool dwarf_loader__units_merged(struct dwarf_loader *l)
 {
-	Dwarf_Off off = 0, next;
+	Dwarf_Off off = 0, next, abbrev_off, last = (Dwarf_Off)-1;
+	Elf *elf = dwarf_getelf(l->dwarf);
+	Elf_Scn *scn = NULL;
+	Elf_Data *data;
+	GElf_Shdr shdr;
 	size_t header_size;
 	bool lto;
 
 	if (elf_lto_note(dwarf_loader__elf(l), &lto))
 		return lto;
-	while (dwarf_nextcu(l->dwarf, off, &next, &header_size, NULL, NULL, NULL) == 0) {
-		Dwarf_Die cu_die;
-
-		if (!dwarf_offdie(l->dwarf, off + header_size, &cu_die))
-			break;
-		if (unit_refs_across(&cu_die))
+	/* libdw decompressed a .zdebug_abbrev in place as it opened the file. */
+	if (elf && !(scn = elf_section(elf, ".debug_abbrev", &shdr)))
+		scn = elf_section(elf, ".zdebug_abbrev", &shdr);
+	data = scn ? elf_getdata(scn, NULL) : NULL;
+	if (!data || !data->d_buf)
+		return false;
+	while (dwarf_next_unit(l->dwarf, off, &next, &header_size, NULL, &abbrev_off, NULL, NULL,
+			       NULL, NULL) == 0) {
+		if (abbrev_off != last && abbrev_off < data->d_size &&
+		    abbrev_table_refs_across((const unsigned char *)data->d_buf + abbrev_off,
+					     (const unsigned char *)data->d_buf + data->d_size))
 			return true;
+		last = abbrev_off;
 		off = next;
 	}
 	return false;
@@ -406,6 +449,12 @@ int dwarf_loader__open(const char *path, struct dwarf_loader **out, const char *
 	dwarf_loader__intern_units(l);
 	if (!info_section(l->dwarf, &l->debug_info, &l->debug_info_end))
 		l->debug_info = l->debug_info_end = NULL;
+	/*
+	 * Reading every unit header touched a page of .debug_info per unit:
+	 * dropped, else they would all stay resident until their chunks are
+	 * done (some 20 MB of the peak on a vmlinux).
+	 */
+	dwarf_loader__drop_info(l, 0, l->info_size);
 	*out = l;
 	return 0;
 fail:
@@ -479,21 +528,10 @@ static Dwarf_Off unit_end(Dwarf *dwarf, Dwarf_Die *cu_die)
 	return next;
 }
 
-/*
- * Drops the pages of .debug_info that hold only @chunk's CUs, done with: the
- * file stays mapped and a page read again comes back from the file, but the
- * memory of the whole section is not held to the end.
- */
+/* Drops the pages that hold only @chunk's CUs, done with. */
 static void dwarf_loader__drop_chunk(const struct dwarf_loader *l, const struct dwarf_chunk *chunk)
 {
-	uintptr_t page = sysconf(_SC_PAGESIZE), start, end;
-
-	if (!l->info || chunk->end <= chunk->start || chunk->end > l->info_size)
-		return;
-	start = ((uintptr_t)l->info + chunk->start + page - 1) & ~(page - 1);
-	end = ((uintptr_t)l->info + chunk->end) & ~(page - 1);
-	if (start < end)
-		madvise((void *)start, end - start, MADV_DONTNEED);
+	dwarf_loader__drop_info(l, chunk->start, chunk->end);
 }
 
 /*
