@@ -212,6 +212,52 @@ static int btf_encoder__encode_base_type(struct btf_encoder *e, Dwarf_Die *die)
 	return btf_encoder__added(e, die, btf__add_int(e->btf, name, size, enc));
 }
 
+/*
+ * The values of gcc's annotations named @name, in chain order from @first
+ * (a DW_AT_GNU_annotation) on, into @values, @max at most; with @stop the
+ * chain ends at an annotation of another name, as upstream pahole reads
+ * type tags (its add_gnu_annotation_chain() and die__create_new_pointer_tag()).
+ * Their count.
+ */
+static int btf_encoder__gnu_annotations(struct btf_encoder *e, const Dwarf_Attribute *first,
+					const char *name, bool stop, const char **values, int max)
+{
+	Dwarf_Attribute attr = *first, value_attr;
+	Dwarf_Die annot;
+	int n = 0, hops;
+
+	for (hops = 0; hops < 64 && n < max; hops++) {
+		const char *an, *value;
+
+		if (!die_ref_followed(&attr, &e->cu.ref_ctx) || !dwarf_formref_die(&attr, &annot) ||
+		    dwarf_tag(&annot) != DW_TAG_GNU_annotation)
+			break;
+		an = dwarf_diename(&annot);
+		value = dwarf_formstring(dwarf_attr(&annot, DW_AT_const_value, &value_attr));
+		if (an && !strcmp(an, name) && value)
+			values[n++] = value;
+		else if (stop)
+			break;
+		if (!dwarf_attr(&annot, DW_AT_GNU_annotation, &attr))
+			break;
+	}
+	return n;
+}
+
+int btf_encoder__push_gnu_decl_tags(struct btf_encoder *e, const struct die_attrs *a, int component)
+{
+	const char *values[16];
+	int i, n, err = 0;
+
+	if (!a->has_gnu_annotation || !btf_encoder__has(e, BTF_FEAT_DECL_TAG))
+		return 0;
+	n = btf_encoder__gnu_annotations(e, &a->gnu_annotation_attr, "btf_decl_tag", false, values,
+					 16);
+	for (i = 0; i < n && !err; i++)
+		err = btf_encoder__push_decl_tag(e, values[i], component);
+	return err;
+}
+
 /* Type tags hang off a pointer DIE as DW_TAG_LLVM_annotation children. */
 static int btf_encoder__encode_pointer(struct btf_encoder *e, Dwarf_Die *die)
 {
@@ -233,6 +279,15 @@ static int btf_encoder__encode_pointer(struct btf_encoder *e, Dwarf_Die *die)
 			if (name && value && !strcmp(name, "btf_type_tag") && nr_tags < 16)
 				tags[nr_tags++] = value;
 		} while (btf_encoder__sibling(e, &child) == 0);
+	}
+	/* gcc's chain runs from the pointer to the pointee: reversed, as clang's are read. */
+	if (!nr_tags && a.has_gnu_annotation && btf_encoder__has(e, BTF_FEAT_TYPE_TAG)) {
+		const char *chain[16];
+		int n = btf_encoder__gnu_annotations(e, &a.gnu_annotation_attr, "btf_type_tag",
+						     true, chain, 16);
+
+		for (i = 0; i < n; i++)
+			tags[nr_tags++] = chain[n - 1 - i];
 	}
 	/* PTR -> last tag -> ... -> first tag -> pointee, as clang's own BTF has it. */
 	id = btf__type_cnt(e->btf);
@@ -404,6 +459,7 @@ static int btf_encoder__read_members(struct btf_encoder *e, Dwarf_Die *die, size
 		if (pm->name_off < 0)
 			err = pm->name_off;
 		err = err ?: btf_encoder__collect_decl_tags(e, &child, nr);
+		err = err ?: btf_encoder__push_gnu_decl_tags(e, &m, nr);
 	} while (!err && (rc = btf_encoder__sibling(e, &child)) == 0);
 	e->cu.depth--;
 	/* A walk of members alone stops at a DIE libdw cannot read; one of types checks it. */
@@ -436,6 +492,8 @@ static int btf_encoder__encode_struct(struct btf_encoder *e, Dwarf_Die *die)
 		return err ?: btf_encoder__added(e, die, id);
 	}
 	err = btf_encoder__read_members(e, die, first);
+	/* gcc's tags of the struct itself come after its members'. */
+	err = err ?: btf_encoder__push_gnu_decl_tags(e, &a, -1);
 	if (err) {
 		e->cu.members.nr = first;
 		return err;

@@ -105,6 +105,9 @@ static int btf_encoder__collect_params(struct btf_encoder *e, Dwarf_Die *die, st
 			loc->has_const_value = p.has_const_value;
 			err = btf_encoder__collect_decl_tags(e, &child,
 							     e->cu.params.nr - 1 - f->first_param);
+			err = err   ?:
+				      btf_encoder__push_gnu_decl_tags(
+					      e, &p, e->cu.params.nr - 1 - f->first_param);
 			break;
 		case DW_TAG_unspecified_parameters:
 			f->varargs = true;
@@ -147,6 +150,7 @@ int btf_encoder__collect_func(struct btf_encoder *e, Dwarf_Die *die)
 	uint32_t origin = 0;
 	struct die_attrs a;
 	struct cu_func *f;
+	int err;
 
 	btf_encoder__attrs(e, die, &a);
 	if (a.declaration)
@@ -168,7 +172,11 @@ int btf_encoder__collect_func(struct btf_encoder *e, Dwarf_Die *die)
 	if ((origin & REF_DIE) && origin != REF_BAD)
 		f->origin_off = origin & REF_OFF_MASK;
 	f->ret_type = a.type;
-	return btf_encoder__collect_params(e, die, f) ?: btf_encoder__drop_unnamed(e);
+	err = btf_encoder__collect_params(e, die, f);
+	/* gcc's tags of the function come after its parameters'. */
+	err = err ?: btf_encoder__push_gnu_decl_tags(e, &a, -1);
+	f->nr_tags = e->cu.tags.nr - f->first_tag;
+	return err ?: btf_encoder__drop_unnamed(e);
 }
 
 /*

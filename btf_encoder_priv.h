@@ -183,6 +183,9 @@ int btf_encoder__corrupt(struct btf_encoder *e, Dwarf_Die *die);
 int btf_encoder__finish_cu(struct btf_encoder *e);
 /* Records decl tag @value (if any, and wanted) for @component (-1: the whole). */
 int btf_encoder__push_decl_tag(struct btf_encoder *e, const char *value, int component);
+/* Records gcc's btf_decl_tag annotations of a DIE whose attributes are @a, for @component. */
+int btf_encoder__push_gnu_decl_tags(struct btf_encoder *e, const struct die_attrs *a,
+				    int component);
 /* Records the btf_decl_tag annotations among @die's children for @component. */
 int btf_encoder__collect_decl_tags(struct btf_encoder *e, Dwarf_Die *die, int component);
 

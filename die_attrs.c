@@ -242,15 +242,20 @@ static const attr_read_fn attr_readers[256] = {
 
 bool die_attrs__wanted(unsigned int at)
 {
-	return at < 256 && attr_readers[at];
+	return (at < 256 && attr_readers[at]) || at == DW_AT_GNU_annotation;
 }
 
 int die_attrs__collect(Dwarf_Attribute *attr, void *arg)
 {
 	unsigned int at = dwarf_whatattr(attr);
+	struct die_attrs *a = arg;
 
-	if (die_attrs__wanted(at))
-		attr_readers[at](arg, attr);
+	if (at == DW_AT_GNU_annotation) {
+		a->gnu_annotation_attr = *attr;
+		a->has_gnu_annotation = true;
+	} else if (die_attrs__wanted(at)) {
+		attr_readers[at](a, attr);
+	}
 	return DWARF_CB_OK;
 }
 
@@ -288,7 +293,7 @@ const char *die__decl_tag_value(Dwarf_Die *die)
 	Dwarf_Attribute attr;
 	const char *name;
 
-	if (dwarf_tag(die) != DW_TAG_LLVM_annotation)
+	if (dwarf_tag(die) != DW_TAG_LLVM_annotation && dwarf_tag(die) != DW_TAG_GNU_annotation)
 		return NULL;
 	name = dwarf_diename(die);
 	if (!name || strcmp(name, "btf_decl_tag"))

@@ -37,6 +37,17 @@
 #ifndef DW_TAG_LLVM_annotation
 #define DW_TAG_LLVM_annotation 0x6000
 #endif
+/*
+ * gcc's BTF tags (gcc 15): a DIE's DW_AT_GNU_annotation names a
+ * DW_TAG_GNU_annotation DIE (DW_AT_name "btf_decl_tag" or "btf_type_tag",
+ * DW_AT_const_value the tag), whose own DW_AT_GNU_annotation names the next.
+ */
+#ifndef DW_TAG_GNU_annotation
+#define DW_TAG_GNU_annotation 0x6001
+#endif
+#ifndef DW_AT_GNU_annotation
+#define DW_AT_GNU_annotation 0x2139
+#endif
 
 /*
  * How type references read from a unit's DIEs are numbered: as offsets in
@@ -82,6 +93,8 @@ struct die_attrs {
 	Dwarf_Attribute type_attr;
 	Dwarf_Attribute origin_attr; /* DW_AT_abstract_origin or DW_AT_specification */
 	Dwarf_Attribute location_attr;
+	Dwarf_Attribute gnu_annotation_attr; /* the first of gcc's annotations */
+	bool has_gnu_annotation;
 };
 
 /*
@@ -111,7 +124,7 @@ void die_attrs__read(Dwarf_Die *die, struct die_attrs *a, bool global);
  */
 void die_attrs__inherit(struct die_attrs *a, bool origin_type);
 
-/* The value of a btf_decl_tag annotation DIE, or NULL for any other DIE. */
+/* The value of a btf_decl_tag annotation DIE (clang's or gcc's), or NULL for any other DIE. */
 const char *die__decl_tag_value(Dwarf_Die *die);
 
 #endif /* _DIE_ATTRS_H_ */

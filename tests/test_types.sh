@@ -177,6 +177,22 @@ for src in "$FIXTURES"/types_*.c; do
 	done
 done
 
+# gcc's BTF tags (DW_AT_GNU_annotation chains), from hand-made DWARF: Debian
+# 12's gcc writes none.
+python3 "$SRCDIR/tests/fixtures/refuse_dwarf.py" gnu_annotations > "$TMP/gnu.s" &&
+	gcc -c "$TMP/gnu.s" -o "$TMP/gnu.o" || die "cannot make the gnu_annotations object"
+for mode in "${MODES[@]}"; do
+	IFS='|' read -r mname mopts mtokens <<< "$mode"
+	btf=$TMP/gnu.$mname.btf
+	# shellcheck disable=SC2086 # $mopts is a list of options
+	if "$PAHOLE" -J $mopts --btf_encode_detached="$btf" "$TMP/gnu.o" > "$btf.out" 2>&1 &&
+	   [ -s "$btf" ]; then
+		check_btf "gnu_annotations $mname" "$btf" "$FIXTURES/gnu_annotations.expect" "$mtokens"
+	else
+		not_ok "gnu_annotations $mname: encode: $(head -n 2 "$btf.out")"
+	fi
+done
+
 # Compressed DWARF reads as the plain one: SHF_COMPRESSED sections (zlib)
 # and GNU's older .zdebug_* ones (zlib-gnu), which pahole v1.31 reads too.
 src=$FIXTURES/types_struct.c
