@@ -13,8 +13,10 @@
 
 #include <gelf.h>
 #include <libelf.h>
+#include <linux/btf.h>
 
 #include "btf_writer.h"
+#include "lib/btf_types.h"
 
 /*
  * The path of a temporary file of ours while it has a name, for
@@ -196,6 +198,64 @@ static int write_all(int fd, const void *data, size_t size, const char **cause)
 		size -= n;
 	}
 	return 0;
+}
+
+/* A 24-byte BTF header and the two words the layout feature adds to it. */
+struct btf_layout_hdr {
+	struct btf_header hdr;
+	uint32_t layout_off;
+	uint32_t layout_len;
+};
+
+/* libbpf 1.8's struct btf_layout (linux/btf.h there). */
+struct btf_kind_layout {
+	uint8_t info_sz;
+	uint8_t elem_sz;
+	uint16_t flags;
+};
+
+static uint32_t u32_order(uint32_t v, bool swap)
+{
+	return swap ? __builtin_bswap32(v) : v;
+}
+
+void *btf_writer__add_layout(const void *data, size_t size, size_t *out_size)
+{
+	const struct btf_header *in = data;
+	struct btf_layout_hdr *out;
+	struct btf_kind_layout *layout;
+	uint32_t types_len, strs_off, strs_len, layout_len = NR_BTF_KINDS * sizeof(*layout);
+	bool swap;
+	unsigned int k;
+
+	if (size < sizeof(*in) ||
+	    (in->magic != BTF_MAGIC && in->magic != __builtin_bswap16(BTF_MAGIC)))
+		return NULL;
+	swap = in->magic != BTF_MAGIC;
+	types_len = u32_order(in->type_len, swap);
+	strs_off = u32_order(in->str_off, swap);
+	strs_len = u32_order(in->str_len, swap);
+	/* libbpf 1.1 writes the types at 0 and the strings right after them. */
+	if (u32_order(in->hdr_len, swap) != sizeof(*in) || in->type_off || strs_off != types_len ||
+	    types_len % 4 || sizeof(*in) + (size_t)types_len + strs_len != size)
+		return NULL;
+	*out_size = sizeof(*out) + types_len + layout_len + strs_len;
+	out = malloc(*out_size);
+	if (!out)
+		return NULL;
+	out->hdr = *in;
+	out->hdr.hdr_len = u32_order(sizeof(*out), swap);
+	out->hdr.str_off = u32_order(types_len + layout_len, swap);
+	out->layout_off = u32_order(types_len, swap);
+	out->layout_len = u32_order(layout_len, swap);
+	memcpy(out + 1, in + 1, types_len);
+	layout = (struct btf_kind_layout *)((char *)(out + 1) + types_len);
+	for (k = 0; k < NR_BTF_KINDS; k++) {
+		btf_kind__sizes(k, &layout[k].info_sz, &layout[k].elem_sz);
+		layout[k].flags = 0;
+	}
+	memcpy((char *)(layout + NR_BTF_KINDS), (const char *)(in + 1) + types_len, strs_len);
+	return out;
 }
 
 int btf_writer__raw(const char *path, const void *data, size_t size, const char **cause)

@@ -17,6 +17,18 @@
 /* Writes @size bytes of raw BTF to @path (created or replaced). */
 int btf_writer__raw(const char *path, const void *data, size_t size, const char **cause);
 
+/*
+ * The layout feature (upstream pahole after v1.31, libbpf 1.8): raw BTF
+ * @data of @size bytes, as libbpf 1.1 writes it (24-byte header, types,
+ * strings), with a kind layout section: the header grows to 32 bytes
+ * (layout_off, layout_len), and a struct btf_layout per kind libbpf 1.1
+ * knows (the bytes after struct btf_type, fixed and per vlen item; flags
+ * 0) sits between the types and the strings, in the byte order of @data.
+ * Readers of 1.1 and older kernels take no such header.  A malloc()ed
+ * buffer of *@out_size bytes, or NULL (no memory, or not such BTF).
+ */
+void *btf_writer__add_layout(const void *data, size_t size, size_t *out_size);
+
 struct btf_section {
 	const char *name; /* ".BTF", ".BTF.base" */
 	const void *data;

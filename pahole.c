@@ -55,6 +55,8 @@ static const struct btf_feature_desc btf_features[BTF_FEAT__NR] = {
 	[BTF_FEAT_DISTILLED_BASE] = { "distilled_base", false, true },
 	[BTF_FEAT_GLOBAL_VAR] = { "global_var", false, true },
 	[BTF_FEAT_ATTRIBUTES] = { "attributes", false, true },
+	/* After v1.31 (upstream 1436daf): a kind layout section, not for split BTF. */
+	[BTF_FEAT_LAYOUT] = { "layout", false, true },
 };
 
 struct lang_name {
@@ -455,6 +457,12 @@ static int encode(struct dwarf_loader *loader, const struct btf_encoder_conf *co
 	return err;
 }
 
+/* Whether to write a kind layout section: the layout feature, and not split BTF. */
+static bool with_layout(const struct btf_encoder_conf *conf)
+{
+	return btf_encoder_conf__has(conf, BTF_FEAT_LAYOUT) && !conf->base_btf;
+}
+
 /*
  * Writes .BTF into the ELF file @path; with distilled_base, split BTF goes
  * there relative to a distilled base that is written as .BTF.base.
@@ -464,6 +472,7 @@ static int write_elf(const char *path, struct btf *btf, const struct btf_encoder
 {
 	struct btf_section secs[2] = { { .name = ".BTF" }, { .name = ".BTF.base" } };
 	struct btf *base = NULL, *split = NULL;
+	void *layout = NULL;
 	size_t nr = 1;
 	__u32 size;
 	int err;
@@ -481,10 +490,13 @@ static int write_elf(const char *path, struct btf *btf, const struct btf_encoder
 	}
 	secs[0].data = btf__raw_data(btf, &size);
 	secs[0].size = size;
+	if (secs[0].data && with_layout(conf))
+		secs[0].data = layout = btf_writer__add_layout(secs[0].data, size, &secs[0].size);
 	err = secs[0].data && (nr == 1 || secs[1].data) ? btf_writer__elf(path, secs, nr, cause) :
 							  (*cause = strerror(ENOMEM), -ENOMEM);
 	btf__free(split);
 	btf__free(base);
+	free(layout);
 	return err;
 }
 
@@ -683,6 +695,8 @@ int main(int argc, char *argv[])
 	const char *cause;
 	const void *raw;
 	__u32 raw_size;
+	void *layout = NULL;
+	size_t layout_size = 0;
 	int err;
 
 	if (argp_parse(&argp, argc, argv, 0, NULL, &args) != 0)
@@ -717,10 +731,12 @@ int main(int argc, char *argv[])
 		/* As pahole: the BTF is in the byte order of the ELF file it describes. */
 		btf__set_endianness(btf, conf.big_endian ? BTF_BIG_ENDIAN : BTF_LITTLE_ENDIAN);
 		raw = btf__raw_data(btf, &raw_size);
+		if (raw && with_layout(&conf))
+			raw = layout = btf_writer__add_layout(raw, raw_size, &layout_size);
 		if (!raw)
 			err = -ENOMEM, cause = strerror(ENOMEM);
 		else if (args.detached)
-			err = btf_writer__raw(out, raw, raw_size, &cause);
+			err = btf_writer__raw(out, raw, layout ? layout_size : raw_size, &cause);
 		else
 			err = write_elf(out, btf, &conf, &cause);
 		if (err)
@@ -728,6 +744,7 @@ int main(int argc, char *argv[])
 		else if (conf.verbose)
 			fprintf(stderr, "pahole: writing %s: %.3f s\n", out, now() - start);
 	}
+	free(layout);
 	btf__free(btf);
 	btf__free(conf.base_btf);
 	/* A file without DWARF is no error: kernel builds meet such objects. */

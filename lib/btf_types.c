@@ -124,6 +124,12 @@ struct btf_type *btf_type__mut(struct btf *btf, uint32_t id)
 	return (struct btf_type *)btf__type_by_id(btf, id);
 }
 
+void btf_kind__sizes(unsigned int kind, uint8_t *extra, uint8_t *item)
+{
+	*extra = btf_kind_ops[kind].extra;
+	*item = btf_kind_ops[kind].item;
+}
+
 size_t btf_type__size(const struct btf_type *t)
 {
 	const struct btf_kind_ops *ops = &btf_kind_ops[btf_kind(t)];

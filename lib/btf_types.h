@@ -28,6 +28,12 @@ int btf_type__visit_ids(struct btf_type *t, int (*visit)(uint32_t *id, void *ctx
 /* The same, read-only: @visit is given each field's value. */
 int btf_type__read_ids(const struct btf_type *t, int (*visit)(uint32_t id, void *ctx), void *ctx);
 
+/*
+ * For BTF kind @kind (< NR_BTF_KINDS): the bytes after struct btf_type,
+ * fixed (*@extra) and per vlen item (*@item).
+ */
+void btf_kind__sizes(unsigned int kind, uint8_t *extra, uint8_t *item);
+
 /* The size in bytes of @t with everything that follows it. */
 size_t btf_type__size(const struct btf_type *t);
 

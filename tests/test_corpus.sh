@@ -94,6 +94,32 @@ else
 	not_ok "linux61: bytes differ from --btf_features=default"
 fi
 
+# layout (upstream after v1.31): the types of default, and a kind layout
+# section of 80 bytes between the types and the strings: per kind, the bytes
+# after struct btf_type, fixed and per vlen item, as in BTF's definition
+# (Documentation/bpf/btf.rst); not for split BTF.
+if "$PAHOLE" -J --btf_features=default,layout --btf_encode_detached="$TMP/layout.btf" \
+   "$vmlinux" 2> "$TMP/layout.err" && [ ! -s "$TMP/layout.err" ]; then
+	check "layout: the types of default" cmp -s <(btfcanon diff "$corpus/reference/vmlinux.default.btf" \
+		"$TMP/layout.btf" | tail -n 1) <(echo "differences: 0")
+	got=$(python3 -c '
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+hdr_len, = struct.unpack_from("<I", d, 4)
+type_off, type_len, str_off, str_len, lay_off, lay_len = struct.unpack_from("<6I", d, 8)
+ok = hdr_len == 32 and lay_off == type_off + type_len and str_off == lay_off + lay_len
+print(ok, " ".join("%d/%d/%d" % struct.unpack_from("<BBH", d, hdr_len + lay_off + i)
+                   for i in range(0, lay_len, 4)))' "$TMP/layout.btf")
+	# UNKN INT PTR ARRAY STRUCT UNION ENUM FWD TYPEDEF VOLATILE CONST RESTRICT
+	# FUNC FUNC_PROTO VAR DATASEC FLOAT DECL_TAG TYPE_TAG ENUM64
+	want="True 0/0/0 4/0/0 0/0/0 12/0/0 0/12/0 0/12/0 0/8/0 0/0/0 0/0/0 0/0/0 0/0/0 0/0/0"
+	want+=" 0/0/0 0/8/0 4/0/0 0/12/0 0/0/0 4/0/0 0/0/0 0/12/0"
+	check "layout: an 80-byte section of the 20 kinds between types and strings" \
+		test "$got" = "$want"
+else
+	not_ok "layout: pahole failed: $(head -n 2 "$TMP/layout.err")"
+fi
+
 # Linux 6.12's scripts/Makefile.btf, on its kernel.
 vmlinux=$corpus/vmlinux-6.12.117+deb12-cloud-amd64 encode linux612 vmlinux-6.12.default.btf \
 	--btf_features=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs \
@@ -105,5 +131,9 @@ for m in virtio_blk nf_conntrack fuse; do
 	vmlinux=$corpus/modules/$m.ko encode "$m" "$m.default.btf" --btf_features=default \
 		--btf_base "$BASE"
 done
+# No layout section in split BTF: the same bytes as without the feature.
+"$PAHOLE" -J --btf_features=default,layout --btf_base "$BASE" \
+	--btf_encode_detached="$TMP/fuse.layout.btf" "$corpus/modules/fuse.ko"
+check "layout: split BTF (fuse) has none" cmp -s "$TMP/fuse.btf" "$TMP/fuse.layout.btf"
 
 finish
