@@ -239,18 +239,24 @@ static int dwarf_loader__open_elf(struct dwarf_loader *l, const char *path, uint
 }
 
 /*
- * The bytes of .debug_info as libdw reads them (relocated, decompressed:
- * libdw decompresses a .zdebug_info in place), or false.
+ * The bytes of DWARF section .debug_@name as libdw reads them (relocated,
+ * decompressed: libdw decompresses a GNU .zdebug_@name in place as it
+ * opens the file), or false.
  */
-static bool info_section(Dwarf *dwarf, const unsigned char **start, const unsigned char **end)
+static bool dwarf_section(Dwarf *dwarf, const char *name, const unsigned char **start,
+			  const unsigned char **end)
 {
 	Elf *elf = dwarf_getelf(dwarf);
+	char scn_name[32];
 	Elf_Scn *scn = NULL;
 	Elf_Data *data;
 	GElf_Shdr shdr;
 
-	if (elf && !(scn = elf_section(elf, ".debug_info", &shdr)))
-		scn = elf_section(elf, ".zdebug_info", &shdr);
+	snprintf(scn_name, sizeof(scn_name), ".debug_%s", name);
+	if (elf && !(scn = elf_section(elf, scn_name, &shdr))) {
+		snprintf(scn_name, sizeof(scn_name), ".zdebug_%s", name);
+		scn = elf_section(elf, scn_name, &shdr);
+	}
 	data = scn ? elf_getdata(scn, NULL) : NULL;
 	if (!data || !data->d_buf)
 		return false;
@@ -376,26 +382,18 @@ static bool abbrev_table_refs_across(const unsigned char *p, const unsigned char
 static bool dwarf_loader__units_merged(struct dwarf_loader *l)
 {
 	Dwarf_Off off = 0, next, abbrev_off, last = (Dwarf_Off)-1;
-	Elf *elf = dwarf_getelf(l->dwarf);
-	Elf_Scn *scn = NULL;
-	Elf_Data *data;
-	GElf_Shdr shdr;
+	const unsigned char *abbrevs, *end;
 	size_t header_size;
 	bool lto;
 
 	if (elf_lto_note(dwarf_loader__elf(l), &lto))
 		return lto;
-	/* libdw decompressed a .zdebug_abbrev in place as it opened the file. */
-	if (elf && !(scn = elf_section(elf, ".debug_abbrev", &shdr)))
-		scn = elf_section(elf, ".zdebug_abbrev", &shdr);
-	data = scn ? elf_getdata(scn, NULL) : NULL;
-	if (!data || !data->d_buf)
+	if (!dwarf_section(l->dwarf, "abbrev", &abbrevs, &end))
 		return false;
 	while (dwarf_next_unit(l->dwarf, off, &next, &header_size, NULL, &abbrev_off, NULL, NULL,
 			       NULL, NULL) == 0) {
-		if (abbrev_off != last && abbrev_off < data->d_size &&
-		    abbrev_table_refs_across((const unsigned char *)data->d_buf + abbrev_off,
-					     (const unsigned char *)data->d_buf + data->d_size))
+		if (abbrev_off != last && abbrev_off < (uint64_t)(end - abbrevs) &&
+		    abbrev_table_refs_across(abbrevs + abbrev_off, end))
 			return true;
 		last = abbrev_off;
 		off = next;
@@ -447,7 +445,7 @@ int dwarf_loader__open(const char *path, struct dwarf_loader **out, const char *
 		goto fail;
 	l->merged = dwarf_loader__units_merged(l);
 	dwarf_loader__intern_units(l);
-	if (!info_section(l->dwarf, &l->debug_info, &l->debug_info_end))
+	if (!dwarf_section(l->dwarf, "info", &l->debug_info, &l->debug_info_end))
 		l->debug_info = l->debug_info_end = NULL;
 	/*
 	 * Reading every unit header touched a page of .debug_info per unit:
