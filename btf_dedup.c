@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* btf__dedup() with the pointer rule of newer libbpf: see btf_dedup.h. */
+/* btf__dedup() with newer libbpf's pointer rule, and IDs carried through: see btf_dedup.h. */
 #include <errno.h>
 #include <stdlib.h>
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Reading a CU's DIEs with fewer libdw calls: see die_reader.h. */
 #include <dwarf.h>
-#include <gelf.h>
 #include <string.h>
 
 #include "die_reader.h"
