@@ -44,6 +44,7 @@ int btf_encoder__begin_chunk(struct btf_encoder *e, uint32_t index)
 	e->btf = c->btf;
 	e->cu.open = false;
 	e->chunk_states.nr = 0;
+	e->chunk_sightings.nr = 0;
 	e->chunk_first_var = e->vars.nr;
 	ptr_map__clear(&e->strs);
 	return 0;
@@ -66,6 +67,16 @@ static int btf_encoder__visit_chunk_refs(struct btf_encoder *e, int (*fn)(uint32
 		err = fn(&s->ret_type, ctx);
 		for (j = 0; j < s->nr_params && !err; j++)
 			err = fn(&s->params[j].type, ctx);
+	}
+	for (i = 0; i < e->chunk_sightings.nr && !err; i++) {
+		struct func_sighting *s = e->chunk_sightings.data[i];
+		struct func_sig_mode *d = &s->mode[SIG_DEFAULT], *t = &s->mode[SIG_TRUE];
+
+		err = fn(&s->ret_type, ctx);
+		for (j = 0; j < d->nr_params && !err; j++)
+			err = fn(&d->params[j].type, ctx);
+		for (j = 0; t->params != d->params && j < t->nr_params && !err; j++)
+			err = fn(&t->params[j].type, ctx);
 	}
 	for (i = e->chunk_first_var; i < e->vars.nr && !err; i++)
 		err = fn(&e->vars.data[i].type, ctx);

@@ -797,6 +797,7 @@ static void btf_encoder__begin_unit(struct btf_encoder *e, Dwarf_Die *cu_die)
 	e->cu.die = *cu_die;
 	die_ref_ctx__init(&e->cu.ref_ctx, cu_die, e->conf->merged_cus);
 	die_reader__begin_cu(&e->cu.reader, cu_die, e->conf->big_endian, die_attrs__wanted);
+	btf_encoder__sig_begin_unit(e, cu_die);
 }
 
 /* Forgets the previous CU's state and starts on a new one, numbered @cu_index. */
@@ -806,6 +807,7 @@ static void btf_encoder__begin_cu(struct btf_encoder *e, uint32_t cu_index)
 	e->cu.funcs.nr = 0;
 	e->cu.params.nr = 0;
 	e->cu.locs.nr = 0;
+	e->cu.sig_params.nr = 0;
 	e->cu.tags.nr = 0;
 	e->cu.members.nr = 0;
 	e->cu.type_refs.nr = 0;
@@ -874,6 +876,7 @@ void btf_encoder__delete(struct btf_encoder *e)
 	}
 	darray_free(&e->chunks);
 	darray_free(&e->chunk_states);
+	darray_free(&e->chunk_sightings);
 	darray_free(&e->carried);
 	darray_free(&e->vars);
 	darray_free(&e->resolved_decls);
@@ -886,6 +889,7 @@ void btf_encoder__delete(struct btf_encoder *e)
 	darray_free(&e->cu.funcs);
 	darray_free(&e->cu.params);
 	darray_free(&e->cu.locs);
+	darray_free(&e->cu.sig_params);
 	darray_free(&e->cu.tags);
 	darray_free(&e->cu.members);
 	darray_free(&e->cu.type_refs);

@@ -103,8 +103,10 @@ static int btf_encoder__collect_params(struct btf_encoder *e, Dwarf_Die *die, st
 			loc->attr = p.location_attr;
 			loc->has_location = p.has_location;
 			loc->has_const_value = p.has_const_value;
-			err = btf_encoder__collect_decl_tags(e, &child,
-							     e->cu.params.nr - 1 - f->first_param);
+			err = btf_encoder__sig_collect_param(e, &child);
+			err = err   ?:
+				      btf_encoder__collect_decl_tags(
+					      e, &child, e->cu.params.nr - 1 - f->first_param);
 			err = err   ?:
 				      btf_encoder__push_gnu_decl_tags(
 					      e, &p, e->cu.params.nr - 1 - f->first_param);
@@ -139,6 +141,8 @@ static int btf_encoder__drop_unnamed(struct btf_encoder *e)
 		return 0;
 	e->cu.params.nr = f->first_param;
 	e->cu.locs.nr = f->first_param;
+	if (e->cu.sig_params.nr)
+		e->cu.sig_params.nr = f->first_param;
 	e->cu.tags.nr = f->first_tag;
 	e->cu.funcs.nr--;
 	return 0;
@@ -172,6 +176,7 @@ int btf_encoder__collect_func(struct btf_encoder *e, Dwarf_Die *die)
 	if ((origin & REF_DIE) && origin != REF_BAD)
 		f->origin_off = origin & REF_OFF_MASK;
 	f->ret_type = a.type;
+	btf_encoder__sig_collect_func(e, die, f);
 	err = btf_encoder__collect_params(e, die, f);
 	/* gcc's tags of the function come after its parameters'. */
 	err = err ?: btf_encoder__push_gnu_decl_tags(e, &a, -1);
@@ -457,7 +462,7 @@ static int btf_encoder__save_func(struct btf_encoder *e, struct elf_function *no
 }
 
 /* The CU's function whose DIE is at @off, or NULL: funcs are in DIE order. */
-static struct cu_func *btf_encoder__cu_func_at(struct btf_encoder *e, uint32_t off)
+struct cu_func *btf_encoder__cu_func_at(struct btf_encoder *e, uint32_t off)
 {
 	size_t lo = 0, hi = e->cu.funcs.nr;
 
@@ -513,6 +518,7 @@ int btf_encoder__save_cu_funcs(struct btf_encoder *e)
 		btf_encoder__check_params(e, f);
 	}
 	btf_encoder__pass_on_unexpected(e);
+	btf_encoder__sig_share(e);
 	for (i = 0; i < e->cu.funcs.nr; i++) {
 		struct elf_function *node = elf_functions__claim(e->cu.funcs.data[i].entry, e);
 		int err;
@@ -520,6 +526,7 @@ int btf_encoder__save_cu_funcs(struct btf_encoder *e)
 		if (!node)
 			return -ENOMEM;
 		err = btf_encoder__save_func(e, node, &e->cu.funcs.data[i], i);
+		err = err ?: btf_encoder__sig_save(e, node, &e->cu.funcs.data[i], i);
 		if (err)
 			return err;
 	}
@@ -681,8 +688,17 @@ static int kfunc__arena_ptrs(struct btf *btf, const struct btf_encoder_conf *con
 	return err;
 }
 
-static int func_state__add(struct btf *btf, const struct btf_encoder_conf *conf,
-			   const struct elf_functions_entry *entry, const struct btf_func_state *s)
+bool btf_func_states__differ(const struct btf *btf, const struct btf_func_state *a,
+			     const struct btf_func_state *b)
+{
+	struct func_mismatch mm;
+
+	return func_states_differ(btf, a, btf, b, true, &mm);
+}
+
+int btf_func_state__add(struct btf *btf, const struct btf_encoder_conf *conf,
+			const struct elf_functions_entry *entry, const char *name,
+			const struct btf_func_state *s, bool as_kfunc)
 {
 	uint32_t ret = btf_chunk__merged_id(s->chunk, s->ret_type), i, *params;
 	int proto, func, err;
@@ -692,7 +708,7 @@ static int func_state__add(struct btf *btf, const struct btf_encoder_conf *conf,
 		return -ENOMEM;
 	for (i = 0; i < s->nr_params; i++)
 		params[i] = btf_chunk__merged_id(s->chunk, s->params[i].type);
-	err = kfunc__arena_ptrs(btf, conf, entry, &ret, params, s->nr_params);
+	err = as_kfunc ? kfunc__arena_ptrs(btf, conf, entry, &ret, params, s->nr_params) : 0;
 	proto = err ?: btf__add_func_proto(btf, ret);
 	for (i = 0; i < s->nr_params && proto > 0 && !err; i++)
 		err = btf__add_func_param(btf, s->params[i].name, params[i]);
@@ -706,9 +722,11 @@ static int func_state__add(struct btf *btf, const struct btf_encoder_conf *conf,
 		if (err)
 			return err;
 	}
-	func = btf__add_func(btf, entry->name, BTF_FUNC_STATIC, proto);
+	func = btf__add_func(btf, name, BTF_FUNC_STATIC, proto);
 	if (func < 0)
 		return func;
+	if (!as_kfunc)
+		return decl_tags__add(btf, func, s->tags, s->nr_tags);
 	if (entry->kfunc && (err = btf__add_decl_tag(btf, "bpf_kfunc", func, -1)) < 0)
 		return err;
 	if ((entry->kfunc_flags & KF_FASTCALL) &&
@@ -731,6 +749,11 @@ int btf_encoders__add_saved_funcs(const struct btf_encoder_conf *conf, struct bt
 		best = elf_function__merge(btf, entry, &merged);
 		if (!best)
 			continue;
+		err = btf_encoders__add_true_sig(conf, btf, entry);
+		if (err < 0)
+			return err;
+		if (err)
+			continue;
 		if (conf->verbose)
 			func_state__log_v131(entry->name, &merged);
 		reason = func_skip_reason(conf, entry, &merged);
@@ -739,7 +762,7 @@ int btf_encoders__add_saved_funcs(const struct btf_encoder_conf *conf, struct bt
 				fprintf(stderr, "skipping function %s: %s\n", entry->name, reason);
 			continue;
 		}
-		err = func_state__add(btf, conf, entry, &merged);
+		err = btf_func_state__add(btf, conf, entry, entry->name, &merged, true);
 		if (err)
 			return err;
 	}

@@ -32,6 +32,7 @@
 #include "die_attrs.h"
 #include "die_reader.h"
 #include "elf_functions.h"
+#include "func_sigs.h"
 #include "lib/arena.h"
 #include "lib/darray.h"
 #include "lib/ptr_map.h"
@@ -68,6 +69,34 @@ struct cu_param_loc {
 	bool has_const_value;
 };
 
+/*
+ * With true_signature: a sighting of a function as upstream after v1.31
+ * judges it (func_sigs.h), in each of its two modes.  The sightings of a
+ * name, kept in CU order by each encoder, decide at the merge which FUNC the
+ * feature puts in the place of the default one (btf_encoder_sigs.c).
+ */
+enum {
+	SIG_DEFAULT,
+	SIG_TRUE,
+	SIG__NR
+};
+
+struct func_sighting {
+	struct func_sighting *next; /* the encoder's next one of the name */
+	const struct btf_chunk *chunk; /* whose BTF the type IDs are in */
+	uint64_t pos; /* as btf_func_state.pos */
+	uint64_t addr; /* DW_AT_low_pc, or 0 */
+	uint32_t ret_type;
+	struct btf_decl_tag_ref *tags;
+	uint32_t nr_tags;
+	bool varargs, changed, reordered, uncertain;
+	struct func_sig_mode {
+		struct btf_func_param *params; /* shared by the modes when they agree */
+		uint32_t nr_params;
+		bool unexpected, optimized_parms;
+	} mode[SIG__NR];
+};
+
 /* A function defined in the CU being encoded, saved once the CU is resolved. */
 struct cu_func {
 	struct elf_functions_entry *entry;
@@ -79,6 +108,10 @@ struct cu_func {
 	bool raw_unexpected; /* a register unexpected, before a struct forgives it */
 	/* The CU-relative offsets of its DIE and of its DW_AT_abstract_origin (or 0). */
 	uint32_t die_off, origin_off;
+	/* With true_signature: */
+	uint64_t addr; /* DW_AT_low_pc, or 0 */
+	bool changed; /* sig_func__changed() */
+	bool reordered; /* a parameter is not at its abstract origin's place */
 };
 
 /* A member of a struct, read before the struct is added. */
@@ -95,6 +128,7 @@ struct btf_encoder {
 	DARRAY(struct btf_chunk *) chunks;
 	/* What the current chunk's types are referred to from, to carry through its dedup. */
 	DARRAY(struct btf_func_state *) chunk_states;
+	DARRAY(struct func_sighting *) chunk_sightings; /* with true_signature */
 	/* Their type IDs, listed to go through the dedup (btf_dedup__carry()). */
 	DARRAY(uint32_t) carried;
 	size_t carried_next;
@@ -125,6 +159,8 @@ struct btf_encoder {
 		DARRAY(struct cu_func) funcs;
 		DARRAY(struct btf_func_param) params;
 		DARRAY(struct cu_param_loc) locs; /* parallel to params */
+		DARRAY(struct sig_param) sig_params; /* with true_signature: parallel to params */
+		struct sig_abi sig_abi; /* with true_signature: the unit's */
 		DARRAY(struct btf_decl_tag_ref) tags;
 		/* The members of the structs being read, innermost last (encode_struct). */
 		DARRAY(struct pending_member) members;
@@ -221,8 +257,41 @@ int btf_encoder__own_tags(struct btf_encoder *e, struct btf_decl_tag_ref **dst, 
 			  uint32_t n);
 /* Adds decl tags @tags[0..@nr) on type @id. */
 int decl_tags__add(struct btf *btf, uint32_t id, const struct btf_decl_tag_ref *tags, size_t nr);
+/* The CU's function whose DIE is at @off, or NULL. */
+struct cu_func *btf_encoder__cu_func_at(struct btf_encoder *e, uint32_t off);
 /* Merge: adds the FUNCs of all encoders' saved function states to @btf. */
 int btf_encoders__add_saved_funcs(const struct btf_encoder_conf *conf, struct btf *btf);
+/* Whether two states' prototypes differ, as pahole compares them, both in the merged @btf. */
+bool btf_func_states__differ(const struct btf *btf, const struct btf_func_state *a,
+			     const struct btf_func_state *b);
+/*
+ * Adds the FUNC of state @s (merged type IDs) named @name, its prototype and
+ * decl tags, and as a kfunc its tags and arena attributes when @as_kfunc.
+ */
+int btf_func_state__add(struct btf *btf, const struct btf_encoder_conf *conf,
+			const struct elf_functions_entry *entry, const char *name,
+			const struct btf_func_state *s, bool as_kfunc);
+
+/* ---- btf_encoder_sigs.c: true signatures ---- */
+
+/* Reads the unit's ABI facts, when true_signature is on. */
+void btf_encoder__sig_begin_unit(struct btf_encoder *e, Dwarf_Die *cu_die);
+/* Reads what the rules need of function @die into @f. */
+void btf_encoder__sig_collect_func(struct btf_encoder *e, Dwarf_Die *die, struct cu_func *f);
+/* Reads parameter @die of the function being collected: 0 or -ENOMEM. */
+int btf_encoder__sig_collect_param(struct btf_encoder *e, Dwarf_Die *die);
+/* Once the CU is resolved: passes the concrete parameters' facts on to their origins. */
+void btf_encoder__sig_share(struct btf_encoder *e);
+/* Saves the sighting @f (the @nr-th function of the CU) into @node. */
+int btf_encoder__sig_save(struct btf_encoder *e, struct elf_function *node, const struct cu_func *f,
+			  uint32_t nr);
+/*
+ * Merge: adds the FUNC that true_signature gives @entry where upstream's
+ * default would give another: 1 when that one takes the place of ours, 0
+ * when ours stands too (or the feature is off), or a negative errno.
+ */
+int btf_encoders__add_true_sig(const struct btf_encoder_conf *conf, struct btf *btf,
+			       const struct elf_functions_entry *entry);
 
 /* ---- btf_encoder_vars.c: variables ---- */
 

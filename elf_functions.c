@@ -14,6 +14,7 @@ struct elf_functions {
 	size_t index_mask;
 	struct elf_function *first_nodes; /* one unowned node per entry */
 	char *names;
+	struct elf_function_sym *syms; /* the entries' symbols, by entry */
 };
 
 /* A symbol being sorted into the table: its name without suffix. */
@@ -115,7 +116,8 @@ static int elf_functions__fill(struct elf_functions *fns, const struct func_sym 
 		names_len += syms[i].len + 1;
 	fns->entries = calloc(n ?: 1, sizeof(*fns->entries));
 	fns->names = p = malloc(names_len ?: 1);
-	if (!fns->entries || !fns->names)
+	fns->syms = calloc(n ?: 1, sizeof(*fns->syms));
+	if (!fns->entries || !fns->names || !fns->syms)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		const struct func_sym *s = &syms[i];
@@ -127,11 +129,14 @@ static int elf_functions__fill(struct elf_functions *fns, const struct func_sym 
 			memcpy(p, s->name, s->len);
 			p[s->len] = '\0';
 			e->name = p;
+			e->syms = &fns->syms[i];
 			p += s->len + 1;
 		} else if (e->addr && s->addr != e->addr) {
 			e->ambiguous_addr = true;
 		}
 		e->addr = s->addr;
+		fns->syms[i] = (struct elf_function_sym){ .name = s->name, .addr = s->addr };
+		e->nr_syms++;
 	}
 	if (fns->nr_entries)
 		fns->entries[fns->nr_entries - 1].ambiguous_addr = false;
@@ -194,6 +199,7 @@ void elf_functions__delete(struct elf_functions *fns)
 	free(fns->index);
 	free(fns->entries);
 	free(fns->names);
+	free(fns->syms);
 	free(fns);
 }
 

@@ -19,6 +19,7 @@
 
 struct elf_symtab;
 struct btf_chunk;
+struct func_sighting;
 
 /* A parameter of a function prototype: type ID in the owner's BTF. */
 struct btf_func_param {
@@ -76,6 +77,8 @@ struct btf_func_state {
 	uint64_t unexpected_pos; /* the first with an unexpected register, or FUNC_POS_NONE */
 	/* The first sighting, by place, that differs from the first. */
 	struct func_mismatch mismatch;
+	/* With true_signature: every sighting, in CU order (btf_encoder_priv.h). */
+	struct func_sighting *sightings, *last_sighting;
 };
 
 struct elf_function {
@@ -84,10 +87,18 @@ struct elf_function {
 	struct btf_func_state state;
 };
 
+/* A symbol of a name: "foo.isra.0" of foo, say, and its st_value. */
+struct elf_function_sym {
+	const char *name;
+	uint64_t addr;
+};
+
 /* Per-name facts from the symbol table, fixed before the workers start. */
 struct elf_functions_entry {
 	const char *name;
 	struct elf_function *_Atomic head;
+	const struct elf_function_sym *syms; /* its symbols, in symbol table order */
+	uint32_t nr_syms;
 	uint64_t addr; /* of the last symbol (internal to building the table) */
 	bool ambiguous_addr; /* symbols of this name are at several addresses */
 	bool kfunc; /* in a kfunc set of .BTF_ids */

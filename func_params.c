@@ -2,6 +2,7 @@
 /* Where pahole v1.31 expects parameters to arrive: see func_params.h. */
 #include <dwarf.h>
 #include <elf.h>
+#include <string.h>
 
 #include "func_params.h"
 
@@ -12,31 +13,35 @@
 
 static const struct {
 	int machine;
-	struct param_regs regs;
+	int nr;
+	int regs[8];
 } machines[] = {
-	{ EM_X86_64, { 6, { 5, 4, 1, 2, 8, 9, -1, -1 } } }, /* rdi rsi rdx rcx r8 r9 */
-	{ EM_AARCH64, { 8, { 0, 1, 2, 3, 4, 5, 6, 7 } } }, /* x0-x7 */
-	{ EM_ARM, { 8, { 0, 1, 2, 3, 4, 5, 6, 7 } } }, /* as pahole: r0-r7 */
-	{ EM_S390, { 5, { 2, 3, 4, 5, 6, -1, -1, -1 } } }, /* r2-r6 */
+	{ EM_X86_64, 6, { 5, 4, 1, 2, 8, 9, -1, -1 } }, /* rdi rsi rdx rcx r8 r9 */
+	{ EM_AARCH64, 8, { 0, 1, 2, 3, 4, 5, 6, 7 } }, /* x0-x7 */
+	{ EM_ARM, 8, { 0, 1, 2, 3, 4, 5, 6, 7 } }, /* as pahole: r0-r7 */
+	{ EM_S390, 5, { 2, 3, 4, 5, 6, -1, -1, -1 } }, /* r2-r6 */
 	/* pahole counts these architectures' registers but names none. */
-	{ EM_SPARC, { 6, NONE } },
-	{ EM_SPARCV9, { 6, NONE } },
-	{ EM_ARC, { 8, NONE } },
-	{ EM_MIPS, { 8, NONE } },
-	{ EM_PPC, { 8, NONE } },
-	{ EM_PPC64, { 8, NONE } },
-	{ EM_RISCV, { 8, NONE } },
+	{ EM_SPARC, 6, NONE },
+	{ EM_SPARCV9, 6, NONE },
+	{ EM_ARC, 8, NONE },
+	{ EM_MIPS, 8, NONE },
+	{ EM_PPC, 8, NONE },
+	{ EM_PPC64, 8, NONE },
+	{ EM_RISCV, 8, NONE },
 };
 
 struct param_regs param_regs__for_machine(int e_machine)
 {
-	struct param_regs none = { 0, NONE };
+	struct param_regs r = { .nr = 0, .regs = NONE, .two_regs = e_machine != EM_S390 };
 	size_t i;
 
-	for (i = 0; i < sizeof(machines) / sizeof(machines[0]); i++)
-		if (machines[i].machine == e_machine)
-			return machines[i].regs;
-	return none;
+	for (i = 0; i < sizeof(machines) / sizeof(machines[0]); i++) {
+		if (machines[i].machine != e_machine)
+			continue;
+		r.nr = machines[i].nr;
+		memcpy(r.regs, machines[i].regs, sizeof(r.regs));
+	}
+	return r;
 }
 
 /* The register @expr (of @len ops, within @attr) names, or -1. */

@@ -28,6 +28,8 @@ struct param_regs {
 	int nr; /* parameters checked at all; 0: none */
 	/* DWARF register of each, or -1 where pahole names none. */
 	int regs[8];
+	/* An aggregate of two words takes two registers (all but s390, for upstream after v1.31). */
+	bool two_regs;
 };
 
 /* The argument registers of ELF machine @e_machine (EM_*); nr 0 for any other. */

@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The true_signature feature of upstream pahole after v1.31 (acmel/dwarves
+ * 1436daf): a function whose clone has a '.'-suffixed symbol at its address
+ * ("foo.isra.0") is encoded by that symbol's name, with the signature it is
+ * called with (func_sigs.h), in the place of the FUNC "foo".
+ *
+ * Upstream decides that by its own function rules, which changed after v1.31,
+ * while our FUNCs are v1.31's.  So each sighting is judged twice by
+ * upstream's rules, as upstream's default would and as true_signature would,
+ * and where the two give the same FUNC our default one stands; where they
+ * differ, the one true_signature gives (or none) takes its place.  The
+ * feature thus changes our output exactly where it changes upstream's.
+ *
+ * Facts taken from 1436daf's btf_encoder.c: a state's symbol is the first of
+ * the name's symbols at its address with a '.'; the states of a name are
+ * combined in order, each taking the flags of those before it
+ * (saved_functions_combine()); the first with a symbol whose flags say no
+ * unexpected register and no uncertain location gives the FUNC, with no
+ * kfunc tags (btf_encoder__add_true_signature()); else the default rules
+ * apply, where true_signature keeps the functions with optimized parameters
+ * that the default leaves out (btf_encoder_func_state__skip_optimized_parms()),
+ * and a function of several states is encoded from the first at a symbol's
+ * address that is not so left out (btf_encoder__select_canonical_state()).
+ */
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+
+#include "btf_encoder_priv.h"
+
+static bool sigs_on(const struct btf_encoder *e)
+{
+	return btf_encoder__has(e, BTF_FEAT_TRUE_SIGNATURE);
+}
+
+void btf_encoder__sig_begin_unit(struct btf_encoder *e, Dwarf_Die *cu_die)
+{
+	Dwarf_Attribute attr;
+	const char *producer;
+
+	if (!sigs_on(e))
+		return;
+	producer = dwarf_attr(cu_die, DW_AT_producer, &attr) ? dwarf_formstring(&attr) : NULL;
+	e->cu.sig_abi = (struct sig_abi){
+		.regs = &e->conf->param_regs,
+		.addr_size = e->cu.reader.addr_size,
+		.two_regs = e->conf->param_regs.two_regs,
+		.clang = producer && strstr(producer, "clang"),
+	};
+}
+
+void btf_encoder__sig_collect_func(struct btf_encoder *e, Dwarf_Die *die, struct cu_func *f)
+{
+	Dwarf_Addr addr;
+
+	if (!sigs_on(e))
+		return;
+	pthread_mutex_lock(e->conf->libdw_lock);
+	f->addr = dwarf_lowpc(die, &addr) == 0 ? addr : 0;
+	pthread_mutex_unlock(e->conf->libdw_lock);
+	f->changed = e->cu.sig_abi.clang &&
+		     sig_func__changed(die, dwarf_hasattr(die, DW_AT_abstract_origin));
+}
+
+int btf_encoder__sig_collect_param(struct btf_encoder *e, Dwarf_Die *die)
+{
+	struct sig_param *sp;
+	Dwarf_Attribute attr;
+
+	if (!sigs_on(e))
+		return 0;
+	sp = darray_push(&e->cu.sig_params);
+	if (!sp)
+		return -ENOMEM;
+	memset(sp, 0, sizeof(*sp));
+	sp->die_off = btf_encoder__die_off(e, die) & REF_OFF_MASK;
+	/* Upstream shares only what a parameter without a type of its own knows. */
+	if (dwarf_attr(die, DW_AT_abstract_origin, &attr) && !dwarf_hasattr(die, DW_AT_type)) {
+		uint32_t ref = die_ref(&attr, &e->cu.ref_ctx);
+
+		if ((ref & REF_DIE) && ref != REF_BAD)
+			sp->origin_off = ref & REF_OFF_MASK;
+	}
+	sig_param__read(sp, die, &e->cu.sig_abi, &e->cu.ref_ctx, e->conf->libdw_lock);
+	return 0;
+}
+
+/* The parameter of @origin whose DIE is at @off, and its place; NULL for none. */
+static struct sig_param *cu_func__sig_param_at(struct btf_encoder *e, const struct cu_func *origin,
+					       uint32_t off, uint32_t *idx)
+{
+	uint32_t k;
+
+	for (k = 0; k < origin->nr_params; k++) {
+		struct sig_param *sp = &e->cu.sig_params.data[origin->first_param + k];
+
+		if (sp->die_off == off) {
+			*idx = k;
+			return sp;
+		}
+	}
+	return NULL;
+}
+
+void btf_encoder__sig_share(struct btf_encoder *e)
+{
+	size_t i;
+	uint32_t j, k;
+
+	if (!sigs_on(e))
+		return;
+	for (i = 0; i < e->cu.sig_params.nr; i++) {
+		struct sig_param *sp = &e->cu.sig_params.data[i];
+
+		if (sp->member)
+			sp->member_type = btf_encoder__resolve_ref(e, sp->member_type);
+	}
+	/* In DIE order, as upstream recodes the functions: later concrete ones win. */
+	for (i = 0; i < e->cu.funcs.nr; i++) {
+		struct cu_func *f = &e->cu.funcs.data[i];
+		const struct cu_func *origin;
+
+		if (!f->origin_off || !(origin = btf_encoder__cu_func_at(e, f->origin_off)))
+			continue;
+		for (j = 0; j < f->nr_params; j++) {
+			struct sig_param *sp = &e->cu.sig_params.data[f->first_param + j], *to;
+
+			if (!sp->origin_off ||
+			    !(to = cu_func__sig_param_at(e, origin, sp->origin_off, &k)))
+				continue;
+			f->reordered |= k != j;
+			sig_param__share(to, sp);
+		}
+	}
+}
+
+/* "param__member", in the arena. */
+static const char *member_param_name(struct btf_encoder *e, const char *param, const char *member)
+{
+	size_t a = strlen(param), b = strlen(member);
+	char *s = arena__alloc(&e->arena, a + b + 3);
+
+	if (s) {
+		memcpy(s, param, a);
+		memcpy(s + a, "__", 2);
+		memcpy(s + a + 2, member, b + 1);
+	}
+	return s;
+}
+
+/*
+ * Fills mode @m of @s from the analysis @out of @f's parameters: upstream
+ * drops a reordered function's parameters without location or optimized
+ * out, and with true_signature (@true_sig) all that are optimized out.
+ */
+static int btf_encoder__sig_mode(struct btf_encoder *e, const struct cu_func *f,
+				 const struct sig_param_out *out, bool true_sig,
+				 struct func_sig_mode *m)
+{
+	const struct btf_func_param *params = &e->cu.params.data[f->first_param];
+	const struct sig_param *sp = &e->cu.sig_params.data[f->first_param];
+	bool unexpected = false, has_struct = false;
+	uint32_t j;
+
+	m->params = arena__alloc(&e->arena, (f->nr_params ?: 1) * sizeof(*m->params));
+	if (!m->params)
+		return -ENOMEM;
+	for (j = 0; j < f->nr_params; j++) {
+		struct btf_func_param *p = &m->params[m->nr_params];
+		uint32_t type = out[j].member_typed ? sp[j].member_type : params[j].type;
+
+		unexpected |= out[j].unexpected;
+		has_struct |= param_type__is_struct(e->btf, type);
+		m->optimized_parms |= out[j].optimized || !sp[j].has_loc;
+		if (f->reordered && (!sp[j].has_loc || out[j].optimized))
+			continue;
+		if (true_sig && out[j].optimized)
+			continue;
+		p->type = type;
+		p->name = params[j].name;
+		if (p->name && true_sig && out[j].member_named)
+			p->name = member_param_name(e, p->name, sp[j].member);
+		else if (p->name)
+			p->name = arena__strdup(&e->arena, p->name);
+		if (params[j].name && !p->name)
+			return -ENOMEM;
+		m->nr_params++;
+	}
+	m->unexpected = unexpected && !has_struct;
+	return 0;
+}
+
+static int btf_encoder__sig_modes(struct btf_encoder *e, const struct cu_func *f,
+				  struct func_sighting *s)
+{
+	const struct sig_param *sp = &e->cu.sig_params.data[f->first_param];
+	struct sig_param_out *out = calloc(f->nr_params ?: 1, sizeof(*out));
+	int err;
+
+	if (!out)
+		return -ENOMEM;
+	sig_params__analyze(&e->cu.sig_abi, sp, f->nr_params, f->changed, false, out);
+	err = btf_encoder__sig_mode(e, f, out, false, &s->mode[SIG_DEFAULT]);
+	s->mode[SIG_TRUE] = s->mode[SIG_DEFAULT];
+	if (!err && f->changed) {
+		memset(&s->mode[SIG_TRUE], 0, sizeof(s->mode[SIG_TRUE]));
+		sig_params__analyze(&e->cu.sig_abi, sp, f->nr_params, true, true, out);
+		err = btf_encoder__sig_mode(e, f, out, true, &s->mode[SIG_TRUE]);
+	}
+	free(out);
+	return err;
+}
+
+int btf_encoder__sig_save(struct btf_encoder *e, struct elf_function *node, const struct cu_func *f,
+			  uint32_t nr)
+{
+	struct func_sighting *s, **slot;
+	int err;
+
+	if (!sigs_on(e))
+		return 0;
+	s = arena__alloc(&e->arena, sizeof(*s));
+	slot = darray_push(&e->chunk_sightings);
+	if (!s || !slot)
+		return -ENOMEM;
+	*s = (struct func_sighting){
+		.chunk = e->chunk,
+		.pos = (uint64_t)e->cu.index << 32 | nr,
+		.addr = f->addr,
+		.ret_type = f->ret_type,
+		.nr_tags = f->nr_tags,
+		.varargs = f->varargs,
+		.changed = f->changed,
+		.reordered = f->reordered,
+		.uncertain = f->uncertain_parm_loc,
+	};
+	*slot = s;
+	err = btf_encoder__own_tags(e, &s->tags, f->first_tag, f->nr_tags);
+	err = err ?: btf_encoder__sig_modes(e, f, s);
+	if (err)
+		return err;
+	if (node->state.last_sighting)
+		node->state.last_sighting->next = s;
+	else
+		node->state.sightings = s;
+	node->state.last_sighting = s;
+	return 0;
+}
+
+/* ---- the merge ---- */
+
+/* What upstream would encode of a name in one mode: a sighting's FUNC, or none. */
+struct sig_choice {
+	const struct func_sighting *s; /* NULL: none */
+	int mode;
+	const char *name;
+	bool as_kfunc;
+};
+
+/* What the merge knows of a sighting from the symbols of its name. */
+struct sig_seen {
+	const struct func_sighting *s;
+	const char *sym; /* the first with a '.' at its address, or NULL */
+	bool at_sym; /* some symbol of the name is at its address */
+	bool optimized_sym; /* one there is a ".constprop" or ".isra" clone */
+};
+
+static void sig_seen__init(struct sig_seen *v, const struct elf_functions_entry *entry)
+{
+	uint32_t i;
+
+	for (i = 0; i < entry->nr_syms; i++) {
+		const struct elf_function_sym *sym = &entry->syms[i];
+		const char *dot = strchr(sym->name, '.');
+
+		if (sym->addr != v->s->addr)
+			continue;
+		v->at_sym = true;
+		/* Upstream looks at the symbols only for a sighting with an address. */
+		if (!dot || !v->s->addr)
+			continue;
+		if (!v->sym)
+			v->sym = sym->name;
+		if (strstr(dot, ".constprop") || strstr(dot, ".isra"))
+			v->optimized_sym = true;
+	}
+}
+
+static struct btf_func_state sig_state(const struct func_sighting *s, int mode)
+{
+	return (struct btf_func_state){
+		.params = s->mode[mode].params,
+		.nr_params = s->mode[mode].nr_params,
+		.tags = s->tags,
+		.nr_tags = s->nr_tags,
+		.ret_type = s->ret_type,
+		.chunk = s->chunk,
+		.varargs = s->varargs,
+		.initialized = true,
+	};
+}
+
+static bool sig_differ(const struct btf *btf, const struct sig_seen *a, const struct sig_seen *b,
+		       int mode)
+{
+	struct btf_func_state x = sig_state(a->s, mode), y = sig_state(b->s, mode);
+
+	return btf_func_states__differ(btf, &x, &y);
+}
+
+/* Whether the default rules leave @v out for optimized parameters in a changed ABI. */
+static bool sig_skips_optimized(const struct sig_seen *v, int mode)
+{
+	return mode == SIG_DEFAULT && v->s->mode[mode].optimized_parms &&
+	       (v->s->changed || v->optimized_sym);
+}
+
+/* The sighting a name of several is encoded from. */
+static const struct sig_seen *sig_canonical(const struct sig_seen *v, size_t n, int mode)
+{
+	const struct sig_seen *first = NULL;
+	size_t i;
+
+	if (n == 1)
+		return v;
+	for (i = 0; i < n; i++) {
+		if (!v[i].at_sym)
+			continue;
+		if (!sig_skips_optimized(&v[i], mode))
+			return &v[i];
+		first = first ?: &v[i];
+	}
+	return first ?: v;
+}
+
+/* Upstream's choice for @v[0..@n), in CU order, in @mode. */
+static struct sig_choice sig_choose(const struct btf_encoder_conf *conf, const struct btf *btf,
+				    const struct elf_functions_entry *entry,
+				    const struct sig_seen *v, size_t n, int mode)
+{
+	bool unexpected = v[0].s->mode[mode].unexpected, uncertain = v[0].s->uncertain;
+	bool reordered = v[0].s->reordered, inconsistent = false, ts = mode == SIG_TRUE;
+	const struct sig_seen *later = NULL, *c;
+	size_t i;
+
+	for (i = 1; i < n; i++) {
+		unexpected |= v[i].s->mode[mode].unexpected;
+		uncertain |= v[i].s->uncertain;
+		reordered |= v[i].s->reordered;
+		if (!unexpected && !inconsistent && !reordered && sig_differ(btf, v, &v[i], mode))
+			inconsistent = true;
+		/* A later one carries the flags of those up to it, the first those of all. */
+		if (ts && !later && v[i].sym && !unexpected && !uncertain)
+			later = &v[i];
+	}
+	if (ts && v[0].sym && !unexpected && !uncertain)
+		later = v;
+	if (later)
+		return (struct sig_choice){ later->s, mode, later->sym, false };
+	c = sig_canonical(v, n, mode);
+	if (unexpected || uncertain || reordered || sig_skips_optimized(c, mode) ||
+	    (inconsistent && btf_encoder_conf__has(conf, BTF_FEAT_CONSISTENT_FUNC)) ||
+	    entry->ambiguous_addr)
+		return (struct sig_choice){ NULL };
+	return (struct sig_choice){ c->s, mode, entry->name, true };
+}
+
+static bool sig_params_equal(const struct func_sig_mode *a, const struct func_sig_mode *b,
+			     const struct btf_chunk *ca, const struct btf_chunk *cb)
+{
+	uint32_t i;
+
+	if (a->nr_params != b->nr_params)
+		return false;
+	for (i = 0; i < a->nr_params; i++) {
+		const char *x = a->params[i].name ?: "", *y = b->params[i].name ?: "";
+
+		if (strcmp(x, y) || btf_chunk__merged_id(ca, a->params[i].type) !=
+					    btf_chunk__merged_id(cb, b->params[i].type))
+			return false;
+	}
+	return true;
+}
+
+static bool sig_choices_equal(const struct sig_choice *a, const struct sig_choice *b)
+{
+	if (!a->s || !b->s)
+		return !a->s && !b->s;
+	return !strcmp(a->name, b->name) && a->as_kfunc == b->as_kfunc &&
+	       a->s->varargs == b->s->varargs &&
+	       btf_chunk__merged_id(a->s->chunk, a->s->ret_type) ==
+		       btf_chunk__merged_id(b->s->chunk, b->s->ret_type) &&
+	       sig_params_equal(&a->s->mode[a->mode], &b->s->mode[b->mode], a->s->chunk,
+				b->s->chunk);
+}
+
+static int sig_seen__cmp(const void *a, const void *b)
+{
+	const struct sig_seen *x = a, *y = b;
+
+	return x->s->pos < y->s->pos ? -1 : x->s->pos > y->s->pos;
+}
+
+/* All encoders' sightings of @entry, in CU order; *@n 0 for none. */
+static struct sig_seen *sig_seen__gather(const struct elf_functions_entry *entry, size_t *n)
+{
+	struct elf_function *f;
+	struct func_sighting *s;
+	struct sig_seen *v;
+	size_t i = 0;
+
+	*n = 0;
+	for (f = atomic_load(&entry->head); f; f = f->next)
+		for (s = f->state.sightings; s; s = s->next)
+			(*n)++;
+	if (!*n)
+		return NULL;
+	v = calloc(*n, sizeof(*v));
+	if (!v)
+		return NULL;
+	for (f = atomic_load(&entry->head); f; f = f->next)
+		for (s = f->state.sightings; s; s = s->next)
+			v[i++].s = s;
+	qsort(v, *n, sizeof(*v), sig_seen__cmp);
+	for (i = 0; i < *n; i++)
+		sig_seen__init(&v[i], entry);
+	return v;
+}
+
+int btf_encoders__add_true_sig(const struct btf_encoder_conf *conf, struct btf *btf,
+			       const struct elf_functions_entry *entry)
+{
+	struct sig_choice dflt, ts;
+	struct btf_func_state s;
+	struct sig_seen *v;
+	size_t n;
+	int err = 0;
+
+	if (!btf_encoder_conf__has(conf, BTF_FEAT_TRUE_SIGNATURE))
+		return 0;
+	v = sig_seen__gather(entry, &n);
+	if (!v)
+		return n ? -ENOMEM : 0;
+	dflt = sig_choose(conf, btf, entry, v, n, SIG_DEFAULT);
+	ts = sig_choose(conf, btf, entry, v, n, SIG_TRUE);
+	/*
+	 * Where upstream's default has no FUNC of the name, ours (v1.31's)
+	 * may: it stays, as the feature takes nothing from upstream's there.
+	 */
+	if (!sig_choices_equal(&dflt, &ts) && ts.s) {
+		s = sig_state(ts.s, ts.mode);
+		err = btf_func_state__add(btf, conf, entry, ts.name, &s, ts.as_kfunc);
+	}
+	if (!err && dflt.s && !sig_choices_equal(&dflt, &ts))
+		err = 1;
+	free(v);
+	return err;
+}
