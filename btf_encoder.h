@@ -61,8 +61,8 @@ enum btf_feature {
 	BTF_FEAT_DISTILLED_BASE,
 	BTF_FEAT_GLOBAL_VAR,
 	BTF_FEAT_ATTRIBUTES,
-	BTF_FEAT_LAYOUT,
 	BTF_FEAT_TRUE_SIGNATURE,
+	BTF_FEAT_LAYOUT, /* after true_signature, as upstream lists them */
 	BTF_FEAT__NR,
 };
 

@@ -13,6 +13,9 @@
  *   btf_encoder_funcs.c  functions: their parameters and ABI locations, the
  *                        merge of an encoder's sightings (btf_encoder__save_func)
  *                        and of all encoders' (btf_encoders__add_saved_funcs);
+ *   btf_encoder_sigs.c   with true_signature: each function also judged by
+ *                        upstream's later rules, and at the merge the FUNCs
+ *                        that the feature changes;
  *   btf_encoder_vars.c   variables: collected per CU, added with their DATASECs;
  *   btf_chunks.c         chunks: each deduplicated on its own with the IDs
  *                        that functions and variables hold carried through,

@@ -50,7 +50,7 @@ encode()
 		not_ok "$name: no output written"
 		return
 	fi
-	btfcanon summary "$out"
+	btfcanon summary ${BASE:+--base "$BASE"} "$out"
 	# The kernel's verifier judges what we write (split BTF needs its base loaded: vmlinux only).
 	if [ -z "${BASE:-}" ] && [ -x "${BTF_LOAD:-}" ]; then
 		"$BTF_LOAD" "$out" > "$TMP/$name.load" 2>&1
@@ -125,6 +125,30 @@ vmlinux=$corpus/vmlinux-6.12.117+deb12-cloud-amd64 encode linux612 vmlinux-6.12.
 	--btf_features=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs \
 	--lang_exclude=rust
 
+# true_signature (upstream after v1.31): what it changes against our default
+# is what it changes in upstream 1436daf's output (tests/sig_delta.py).
+# sig_delta NAME DEFAULT_BTF REFERENCE_GZ VMLINUX
+sig_delta()
+{
+	local name=$1 dflt=$2 ref=$3 in=$4
+
+	if ! "$PAHOLE" -J $PAHOLE_JOBS --btf_features=default,true_signature \
+	     --btf_encode_detached="$TMP/$name.btf" "$in" 2> "$TMP/$name.err"; then
+		not_ok "$name: pahole failed: $(head -n 2 "$TMP/$name.err")"
+		return
+	fi
+	btfcanon diff --max 1000000 "$dflt" "$TMP/$name.btf" > "$TMP/$name.diff"
+	btfcanon canon "$dflt" > "$TMP/$name.canon"
+	check "$name: changes what it changes upstream" \
+		python3 "$(dirname "$0")/sig_delta.py" "$ref" "$TMP/$name.diff" "$TMP/$name.canon"
+}
+sig_delta true_signature "$TMP/default.btf" \
+	"$(dirname "$0")/fixtures/true_signature/vmlinux-6.1.upstream-1436daf.gz" \
+	"$corpus/vmlinux-6.1.0-57-cloud-amd64"
+sig_delta true_signature612 "$TMP/linux612.btf" \
+	"$(dirname "$0")/fixtures/true_signature/vmlinux-6.12.upstream-1436daf.gz" \
+	"$corpus/vmlinux-6.12.117+deb12-cloud-amd64"
+
 # Modules: split BTF on the reference vmlinux BTF.
 BASE=$corpus/reference/vmlinux.default.btf
 for m in virtio_blk nf_conntrack fuse; do
@@ -135,5 +159,12 @@ done
 "$PAHOLE" -J --btf_features=default,layout --btf_base "$BASE" \
 	--btf_encode_detached="$TMP/fuse.layout.btf" "$corpus/modules/fuse.ko"
 check "layout: split BTF (fuse) has none" cmp -s "$TMP/fuse.btf" "$TMP/fuse.layout.btf"
+# Nor does true_signature change a module, upstream's or ours: in ET_REL the
+# DWARF's addresses are not the symbols' values, so no clone matches one.
+for m in virtio_blk nf_conntrack fuse; do
+	"$PAHOLE" -J --btf_features=default,true_signature --btf_base "$BASE" \
+		--btf_encode_detached="$TMP/$m.ts.btf" "$corpus/modules/$m.ko"
+	check "true_signature: $m unchanged" cmp -s "$TMP/$m.btf" "$TMP/$m.ts.btf"
+done
 
 finish

@@ -11,7 +11,8 @@
 #              fixtures, as one relocatable (ld -r) and as an executable
 #   lto        gcc -flto: units that refer into each other, encoded as one CU
 #   modules    the corpus modules, split BTF on the reference vmlinux BTF
-#   vmlinux    the corpus vmlinux, and VMLINUX_RUNS (5) runs of -j8 must agree
+#   vmlinux    the corpus vmlinux, with true_signature too, and VMLINUX_RUNS
+#              (5) runs of -j8 must agree
 # The corpus parts are skipped (with a note) when ../shared is missing.
 #
 # Under ThreadSanitizer (SANITIZER=thread, set by tests/CMakeLists.txt in a
@@ -296,12 +297,15 @@ if [ "$TEST_JOBS_VMLINUX" = 0 ]; then
 elif [ "$TEST_JOBS_VMLINUX" = tsan ]; then
 	note_skip "vmlinux: one -j4 run only under ThreadSanitizer (TEST_JOBS_VMLINUX=full: all)"
 	start=$(now)
-	# global_var too: the workers encode every variable as well.
-	encode "vmlinux -j4" "$TMP/vmlinux.j4.btf" "$vmlinux" -j4 --btf_features=global_var &&
-		ok "vmlinux: -j4 (default,global_var) encodes without a ThreadSanitizer report ($(elapsed "$start") s)"
+	# global_var and true_signature too: the workers encode every variable
+	# and read every parameter's locations as well.
+	encode "vmlinux -j4" "$TMP/vmlinux.j4.btf" "$vmlinux" -j4 \
+		--btf_features=global_var,true_signature &&
+		ok "vmlinux: -j4 (default,global_var,true_signature) encodes without a ThreadSanitizer report ($(elapsed "$start") s)"
 	rm -f "$TMP/vmlinux.j4.btf"
 else
 	jobs_agree vmlinux "$vmlinux"
+	jobs_agree "vmlinux, true_signature" "$vmlinux" --btf_features=true_signature
 	# Repeated runs with the most threads: scheduling differs every time.
 	start=$(now)
 	bad=0
