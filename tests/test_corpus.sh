@@ -132,6 +132,7 @@ sig_delta()
 {
 	local name=$1 dflt=$2 ref=$3 in=$4
 
+	# shellcheck disable=SC2086 # PAHOLE_JOBS: zero or more words
 	if ! "$PAHOLE" -J $PAHOLE_JOBS --btf_features=default,true_signature \
 	     --btf_encode_detached="$TMP/$name.btf" "$in" 2> "$TMP/$name.err"; then
 		not_ok "$name: pahole failed: $(head -n 2 "$TMP/$name.err")"
