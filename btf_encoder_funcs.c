@@ -236,7 +236,8 @@ int btf_encoder__own_tags(struct btf_encoder *e, struct btf_decl_tag_ref **dst, 
  * pointers, qualifiers and arrays by what they point to.  Of a function
  * prototype v1.31 compares the count of parameters and the return type only
  * (its loop over the parameters compares the return types again), and so do
- * we.  The relation is equality of the types with their CONSTs taken out and
+ * we; upstream after v1.31 compares the parameters too (proto_params, for
+ * true_signature's replay of its rules).  The relation is equality of the types with their CONSTs taken out and
  * FWDs taken for their kind, so an equivalence: which sighting is compared
  * with which does not change the verdict.
  */
@@ -251,7 +252,13 @@ struct type_pair {
 	const struct btf *b1, *b2;
 	const struct btf_type *t1, *t2;
 	uint32_t id1, id2;
+	/* Compare a prototype's parameters too, as upstream after v1.31 does. */
+	bool proto_params;
+	int depth;
 };
+
+static bool types_match_depth(const struct btf *b1, uint32_t id1, const struct btf *b2,
+			      uint32_t id2, bool proto_params, int depth);
 
 static bool type_pair__names_match(const struct type_pair *p)
 {
@@ -297,7 +304,15 @@ static enum type_match match_array(struct type_pair *p)
 
 static enum type_match match_proto(struct type_pair *p)
 {
-	return btf_vlen(p->t1) == btf_vlen(p->t2) ? match_ref(p) : TYPE_MATCH_NO;
+	const struct btf_param *x = btf_params(p->t1), *y = btf_params(p->t2);
+	int i;
+
+	if (btf_vlen(p->t1) != btf_vlen(p->t2))
+		return TYPE_MATCH_NO;
+	for (i = 0; p->proto_params && i < btf_vlen(p->t1); i++)
+		if (!types_match_depth(p->b1, x[i].type, p->b2, y[i].type, true, p->depth + 1))
+			return TYPE_MATCH_NO;
+	return match_ref(p);
 }
 
 /* By kind; a kind without an entry matches nothing. */
@@ -343,13 +358,19 @@ static enum type_match type_pair__step(struct type_pair *p)
 	return TYPE_MATCH_NEXT;
 }
 
-static bool types_match(const struct btf *b1, uint32_t id1, const struct btf *b2, uint32_t id2)
+static bool types_match_depth(const struct btf *b1, uint32_t id1, const struct btf *b2,
+			      uint32_t id2, bool proto_params, int depth)
 {
-	struct type_pair p = { .b1 = b1, .b2 = b2, .id1 = id1, .id2 = id2 };
-	int depth;
+	struct type_pair p = { .b1 = b1,
+			       .b2 = b2,
+			       .id1 = id1,
+			       .id2 = id2,
+			       .proto_params = proto_params,
+			       .depth = depth };
+	int steps;
 
 	/* Corrupt input can make prototypes refer to themselves: a bounded walk. */
-	for (depth = 0; depth < 32; depth++) {
+	for (steps = 0; steps < 32 && depth < 32; steps++) {
 		enum type_match m = type_pair__step(&p);
 
 		if (m != TYPE_MATCH_NEXT)
@@ -371,7 +392,7 @@ static uint32_t state_id(const struct btf_chunk *c, bool merged, uint32_t id)
  */
 static bool func_states_differ(const struct btf *b1, const struct btf_func_state *s1,
 			       const struct btf *b2, const struct btf_func_state *s2, bool merged,
-			       struct func_mismatch *mm)
+			       struct func_mismatch *mm, bool later)
 {
 	uint32_t i;
 
@@ -381,14 +402,14 @@ static bool func_states_differ(const struct btf *b1, const struct btf_func_state
 		mm->kind = FUNC_MISMATCH_COUNT;
 		return true;
 	}
-	if (!types_match(b1, state_id(s1->chunk, merged, s1->ret_type), b2,
-			 state_id(s2->chunk, merged, s2->ret_type))) {
+	if (!types_match_depth(b1, state_id(s1->chunk, merged, s1->ret_type), b2,
+			       state_id(s2->chunk, merged, s2->ret_type), later, 0)) {
 		mm->kind = FUNC_MISMATCH_RETURN;
 		return true;
 	}
 	for (i = 0; i < s1->nr_params; i++) {
-		if (!types_match(b1, state_id(s1->chunk, merged, s1->params[i].type), b2,
-				 state_id(s2->chunk, merged, s2->params[i].type))) {
+		if (!types_match_depth(b1, state_id(s1->chunk, merged, s1->params[i].type), b2,
+				       state_id(s2->chunk, merged, s2->params[i].type), later, 0)) {
 			mm->kind = FUNC_MISMATCH_PARAM;
 			mm->param = i;
 			mm->name = s2->params[i].name;
@@ -435,7 +456,7 @@ static int btf_encoder__save_func(struct btf_encoder *e, struct elf_function *no
 	cur.unexpected_pos = cur.unexpected_reg ? cur.pos : FUNC_POS_NONE;
 	if (state->initialized) {
 		/* The first sighting may be in an earlier chunk of this encoder. */
-		if (func_states_differ(state->chunk->btf, state, e->btf, &cur, false, &mm)) {
+		if (func_states_differ(state->chunk->btf, state, e->btf, &cur, false, &mm, false)) {
 			state->inconsistent_proto = true;
 			if (state->mismatch.pos == FUNC_POS_NONE) {
 				mm.pos = cur.pos;
@@ -594,7 +615,7 @@ static struct elf_function *elf_function__merge(const struct btf *btf,
 	for (f = atomic_load(&entry->head); f; f = f->next) {
 		if (f == best || !f->state.initialized)
 			continue;
-		if (func_states_differ(btf, &best->state, btf, &f->state, true, &mm)) {
+		if (func_states_differ(btf, &best->state, btf, &f->state, true, &mm, false)) {
 			merged->inconsistent_proto = true;
 			mm.pos = f->state.pos;
 		} else {
@@ -693,7 +714,7 @@ bool btf_func_states__differ(const struct btf *btf, const struct btf_func_state 
 {
 	struct func_mismatch mm;
 
-	return func_states_differ(btf, a, btf, b, true, &mm);
+	return func_states_differ(btf, a, btf, b, true, &mm, true);
 }
 
 int btf_func_state__add(struct btf *btf, const struct btf_encoder_conf *conf,

@@ -264,7 +264,10 @@ int decl_tags__add(struct btf *btf, uint32_t id, const struct btf_decl_tag_ref *
 struct cu_func *btf_encoder__cu_func_at(struct btf_encoder *e, uint32_t off);
 /* Merge: adds the FUNCs of all encoders' saved function states to @btf. */
 int btf_encoders__add_saved_funcs(const struct btf_encoder_conf *conf, struct btf *btf);
-/* Whether two states' prototypes differ, as pahole compares them, both in the merged @btf. */
+/*
+ * Whether two states' prototypes differ, as upstream after v1.31 compares
+ * them (a function pointer's parameters too), both in the merged @btf.
+ */
 bool btf_func_states__differ(const struct btf *btf, const struct btf_func_state *a,
 			     const struct btf_func_state *b);
 /*
