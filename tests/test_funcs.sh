@@ -45,7 +45,8 @@ note_skip()
 
 # add_mode NAME OPTIONS TOKENS NEEDS: a way to run pahole.  TOKENS say what
 # its features are, for the .expect files (with NAME itself): consistent
-# (consistent_func), decltag, kfuncs (decl_tag_kfuncs), globalvar.  NEEDS:
+# (consistent_func), decltag, kfuncs (decl_tag_kfuncs), globalvar, truesig
+# (true_signature).  NEEDS:
 # the features pahole must support for the mode to be run.
 declare -A MODE_OPTS MODE_TOKENS MODE_NEEDS
 add_mode()
@@ -66,6 +67,9 @@ add_mode no_decl_tag "--btf_features=$NO_DECL_TAG" "consistent" ""
 add_mode no_kfuncs "--btf_features=$NO_KFUNCS" "consistent decltag" ""
 add_mode attributes "--btf_features=default,attributes" "consistent decltag kfuncs attributes" \
 	"attributes"
+# After v1.31 (upstream 1436daf): clones also by their symbols' names.
+add_mode true_signature "--btf_features=default,true_signature" \
+	"consistent decltag kfuncs truesig" "true_signature"
 # With several CUs: the same with two threads.
 add_mode default_j2 "-j2 --btf_features=default" "consistent decltag kfuncs" ""
 add_mode plain_j2 "-j2" "decltag" ""
@@ -77,8 +81,8 @@ CASES=(
 	"static_differ|static_differ_a static_differ_b|gcc clang|default plain default_j2 plain_j2|consistent_func"
 	"static_same|static_same_a static_same_b|gcc clang|default plain default_j2 plain_j2|consistent_func"
 	"static_sections|static_sections_a static_sections_b|gcc clang|default plain default_j2 plain_j2|consistent_func"
-	"clone|clone|gcc|default plain|consistent_func optimized_func"
-	"optimized|optimized|gcc clang|default plain|consistent_func optimized_func"
+	"clone|clone|gcc|default plain true_signature|consistent_func optimized_func"
+	"optimized|optimized|gcc clang|default plain true_signature|consistent_func optimized_func"
 	"regs|regs|gcc clang|default plain|consistent_func"
 	"abi|abi|gcc clang|default plain|consistent_func"
 	"nested|nested|gcc|default plain|"
