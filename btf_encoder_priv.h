@@ -76,7 +76,7 @@ struct cu_param_loc {
  * With true_signature: a sighting of a function as upstream after v1.31
  * judges it (func_sigs.h), in each of its two modes.  The sightings of a
  * name, kept in CU order by each encoder, decide at the merge which FUNC the
- * feature puts in the place of the default one (btf_encoder_sigs.c).
+ * feature adds, and whether the default one goes (btf_encoder_sigs.c).
  */
 enum {
 	SIG_DEFAULT,

@@ -9,8 +9,13 @@
  * while our FUNCs are v1.31's.  So each sighting is judged twice by
  * upstream's rules, as upstream's default would and as true_signature would,
  * and where the two give the same FUNC our default one stands; where they
- * differ, the one true_signature gives (or none) takes its place.  The
- * feature thus changes our output exactly where it changes upstream's.
+ * differ, the one true_signature gives (or none) is added, and ours goes
+ * where upstream's default had one (the one ours would be, as our default
+ * is upstream's but for their rules' differences) or where the new one
+ * takes its name (clang's changed signatures keep it): one name never names
+ * two prototypes.  Where upstream's default has none and the new one is a
+ * clone's ("foo.isra.0"), ours ("foo", v1.31's) stays beside it.  So the
+ * feature changes our output where it changes upstream's, and as it does.
  *
  * Facts taken from 1436daf's btf_encoder.c: a state's symbol is the first of
  * the name's symbols at its address with a '.'; the states of a name are
@@ -448,16 +453,20 @@ int btf_encoders__add_true_sig(const struct btf_encoder_conf *conf, struct btf *
 		return n ? -ENOMEM : 0;
 	dflt = sig_choose(conf, btf, entry, v, n, SIG_DEFAULT);
 	ts = sig_choose(conf, btf, entry, v, n, SIG_TRUE);
-	/*
-	 * Where upstream's default has no FUNC of the name, ours (v1.31's)
-	 * may: it stays, as the feature takes nothing from upstream's there.
-	 */
-	if (!sig_choices_equal(&dflt, &ts) && ts.s) {
+	if (sig_choices_equal(&dflt, &ts))
+		goto out;
+	if (ts.s) {
 		s = sig_state(ts.s, ts.mode);
 		err = btf_func_state__add(btf, conf, entry, ts.name, &s, ts.as_kfunc);
 	}
-	if (!err && dflt.s && !sig_choices_equal(&dflt, &ts))
+	/*
+	 * Where upstream's default has no FUNC of the name, ours (v1.31's)
+	 * may: it stays, as the feature takes nothing from upstream's there,
+	 * unless the new FUNC bears its name.
+	 */
+	if (!err && (dflt.s || (ts.s && !strcmp(ts.name, entry->name))))
 		err = 1;
+out:
 	free(v);
 	return err;
 }
