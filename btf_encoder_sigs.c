@@ -167,14 +167,18 @@ static int btf_encoder__sig_mode(struct btf_encoder *e, const struct cu_func *f,
 				 const struct sig_param_out *out, bool true_sig,
 				 struct func_sig_mode *m)
 {
-	const struct btf_func_param *params = &e->cu.params.data[f->first_param];
-	const struct sig_param *sp = &e->cu.sig_params.data[f->first_param];
+	const struct btf_func_param *params;
+	const struct sig_param *sp;
 	bool unexpected = false, has_struct = false;
 	uint32_t j;
 
 	m->params = arena__alloc(&e->arena, (f->nr_params ?: 1) * sizeof(*m->params));
 	if (!m->params)
 		return -ENOMEM;
+	if (!f->nr_params)
+		return 0;
+	params = &e->cu.params.data[f->first_param];
+	sp = &e->cu.sig_params.data[f->first_param];
 	for (j = 0; j < f->nr_params; j++) {
 		struct btf_func_param *p = &m->params[m->nr_params];
 		uint32_t type = out[j].member_typed ? sp[j].member_type : params[j].type;
@@ -203,7 +207,7 @@ static int btf_encoder__sig_mode(struct btf_encoder *e, const struct cu_func *f,
 static int btf_encoder__sig_modes(struct btf_encoder *e, const struct cu_func *f,
 				  struct func_sighting *s)
 {
-	const struct sig_param *sp = &e->cu.sig_params.data[f->first_param];
+	const struct sig_param *sp = f->nr_params ? &e->cu.sig_params.data[f->first_param] : NULL;
 	struct sig_param_out *out = calloc(f->nr_params ?: 1, sizeof(*out));
 	int err;
 

@@ -6,7 +6,7 @@
 # --btf_encode_detached`, with the options that fuzz_encode's variant bytes
 # in the file ask for (e_ident[9] bit 0: -j2; e_ident[10] bit 0:
 # --btf_features=default,global_var, bit 1: no --btf_features, bit 2: split
-# BTF on a base, here sample.c's BTF).  Whatever pahole makes of the file,
+# BTF on a base, here sample.c's BTF, bit 3: true_signature too).  Whatever pahole makes of the file,
 # it must not crash or hang: exit status below 128 (a sanitizer report exits
 # 67 or 68 in an ASan build, see tests/CMakeLists.txt), within
 # REGRESS_TIMEOUT seconds, with at most one line on stderr (an error says
@@ -55,10 +55,11 @@ for f in "${files[@]}"; do
 	opts=(-J -j$(((jobs & 1) + 1)))
 	if ((feat & 2)); then
 		:
-	elif ((feat & 1)); then
-		opts+=("--btf_features=default,global_var")
 	else
-		opts+=(--btf_features=default)
+		features=default
+		((feat & 1)) && features+=,global_var
+		((feat & 8)) && features+=,true_signature
+		opts+=("--btf_features=$features")
 	fi
 	if ((feat & 4)); then
 		opts+=(--btf_base "$(base_btf)")

@@ -22,6 +22,8 @@
  *                                        defaults); wins over bit 0
  *                                 bit 2: split BTF on a small base BTF
  *                                        (as --btf_base does for modules)
+ *                                 bit 3: and true_signature (with
+ *                                        --btf_features)
  * Zero bytes, as compilers write them, give -j1 --btf_features=default.
  *
  * Build (clang only):
@@ -110,7 +112,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint8_t variant_jobs = size > EI_PAD ? data[EI_PAD] : 0;
 	uint8_t variant_feat = size > EI_PAD + 1 ? data[EI_PAD + 1] : 0;
-	char features[] = "default,global_var";
+	char features[sizeof("default,global_var,true_signature")];
 	struct btf_encoder_conf conf = {};
 	struct args args = { .features = ARGS_FEATURES_INITIAL };
 	struct btf *btf = NULL;
@@ -123,8 +125,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	args.encode = true;
 	args.jobs = variant_jobs & 1 ? 2 : 1;
 	if (!(variant_feat & 2)) {
-		if (!(variant_feat & 1))
-			features[strlen("default")] = '\0';
+		snprintf(features, sizeof(features), "default%s%s",
+			 variant_feat & 1 ? ",global_var" : "",
+			 variant_feat & 8 ? ",true_signature" : "");
 		if (args__features(&args, features, false))
 			abort();
 	}

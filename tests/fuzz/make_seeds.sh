@@ -8,7 +8,9 @@
 # compressed DWARF (-gz) or linked as a shared object; and copies of a
 # few seeds with fuzz_encode's variant bytes set (e_ident[9] bit 0: two
 # workers; e_ident[10] bit 0: global_var, bit 1: pahole's features without
-# --btf_features, bit 2: split BTF on a base).  A compiler that is missing or
+# --btf_features, bit 2: split BTF on a base, bit 3: true_signature), among
+# them gcc's clones and clang 19's changed conventions
+# (tests/fixtures/true_signature) with true_signature.  A compiler that is missing or
 # fails is left out.
 set -u
 OUT=$1
@@ -55,7 +57,8 @@ done
 
 # Other shapes of ELF file: compressed DWARF sections (SHF_COMPRESSED), an
 # ET_DYN (a shared object, like test_funcs' "dyn").
-for src in "$FIXTURES"/sample.c "$FIXTURES"/funcs_kfunc.c "$FIXTURES"/types_struct.c; do
+for src in "$FIXTURES"/sample.c "$FIXTURES"/funcs_kfunc.c "$FIXTURES"/types_struct.c \
+	"$FIXTURES"/funcs_clone.c "$FIXTURES"/funcs_optimized.c; do
 	[ -f "$src" ] || continue
 	name=$(basename "$src" .c)
 	gcc -g -O2 -gz=zlib -fno-pie -c "$src" -o "$OUT/$name.gcc.gz.o" 2> /dev/null && n=$((n + 1))
@@ -76,6 +79,11 @@ for f in "$OUT"/sample.gcc.dwarf5.o "$OUT"/funcs_split.gcc.dwarf5.rel "$OUT"/fun
 	set_byte "$f" 10 1 "$f.global_var" && n=$((n + 1))
 	set_byte "$f" 10 2 "$f.plain" && n=$((n + 1))
 	set_byte "$f" 10 4 "$f.split" && n=$((n + 1))
+done
+for f in "$OUT"/funcs_clone.gcc.so "$OUT"/funcs_optimized.gcc.so \
+	"$FIXTURES"/true_signature/truesig_clang.*.so; do
+	[ -f "$f" ] || continue
+	set_byte "$f" 10 8 "$OUT/$(basename "$f").true_signature" && n=$((n + 1))
 done
 echo "make_seeds: $n seeds in $OUT"
 [ "$n" -gt 0 ]
