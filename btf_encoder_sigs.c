@@ -354,7 +354,7 @@ static struct sig_choice sig_choose(const struct btf_encoder_conf *conf, const s
 {
 	bool unexpected = v[0].s->mode[mode].unexpected, uncertain = v[0].s->uncertain;
 	bool reordered = v[0].s->reordered, inconsistent = false, ts = mode == SIG_TRUE;
-	const struct sig_seen *later = NULL, *c;
+	const struct sig_seen *pick = NULL, *c;
 	size_t i;
 
 	for (i = 1; i < n; i++) {
@@ -363,14 +363,18 @@ static struct sig_choice sig_choose(const struct btf_encoder_conf *conf, const s
 		reordered |= v[i].s->reordered;
 		if (!unexpected && !inconsistent && !reordered && sig_differ(btf, v, &v[i], mode))
 			inconsistent = true;
-		/* A later one carries the flags of those up to it, the first those of all. */
-		if (ts && !later && v[i].sym && !unexpected && !uncertain)
-			later = &v[i];
+		/*
+		 * true_signature's pick: the first with a symbol whose flags are
+		 * clean, where a later one carries the flags of those up to it
+		 * and the first those of all.
+		 */
+		if (ts && !pick && v[i].sym && !unexpected && !uncertain)
+			pick = &v[i];
 	}
 	if (ts && v[0].sym && !unexpected && !uncertain)
-		later = v;
-	if (later)
-		return (struct sig_choice){ later->s, mode, later->sym, false };
+		pick = v;
+	if (pick)
+		return (struct sig_choice){ pick->s, mode, pick->sym, false };
 	c = sig_canonical(v, n, mode);
 	if (unexpected || uncertain || reordered || sig_skips_optimized(c, mode) ||
 	    (inconsistent && btf_encoder_conf__has(conf, BTF_FEAT_CONSISTENT_FUNC)) ||
