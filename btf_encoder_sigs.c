@@ -68,8 +68,9 @@ void btf_encoder__sig_collect_func(struct btf_encoder *e, Dwarf_Die *die, struct
 	pthread_mutex_lock(e->conf->libdw_lock);
 	f->addr = dwarf_lowpc(die, &addr) == 0 ? addr : 0;
 	pthread_mutex_unlock(e->conf->libdw_lock);
-	f->changed = e->cu.sig_abi.clang &&
-		     sig_func__changed(die, dwarf_hasattr(die, DW_AT_abstract_origin));
+	f->changed =
+		e->cu.sig_abi.clang &&
+		sig_func__changed(die, dwarf_hasattr(die, DW_AT_abstract_origin), &e->cu.ref_ctx);
 }
 
 int btf_encoder__sig_collect_param(struct btf_encoder *e, Dwarf_Die *die)

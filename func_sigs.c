@@ -302,20 +302,16 @@ void sig_param__share(struct sig_param *to, const struct sig_param *from)
 	}
 }
 
-bool sig_func__changed(Dwarf_Die *die, bool has_origin)
+bool sig_func__changed(Dwarf_Die *die, bool has_origin, const struct die_ref_ctx *ctx)
 {
-	Dwarf_Attribute attr;
 	Dwarf_Die origin;
 
 	if (die_udata(die, DW_AT_inline))
 		return false;
 	if (!has_origin)
 		return die_udata(die, DW_AT_calling_convention) == DW_CC_nocall;
-	/* The caller's CU only: an origin elsewhere counts as unchanged. */
-	if (!dwarf_attr(die, DW_AT_abstract_origin, &attr) ||
-	    dwarf_whatform(&attr) == DW_FORM_ref_addr || !dwarf_formref_die(&attr, &origin))
-		return false;
-	return die_udata(&origin, DW_AT_calling_convention) == DW_CC_nocall;
+	return die_follow(die, DW_AT_abstract_origin, ctx, &origin) &&
+	       die_udata(&origin, DW_AT_calling_convention) == DW_CC_nocall;
 }
 
 /* ---- the analysis ---- */

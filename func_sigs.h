@@ -71,10 +71,11 @@ void sig_param__share(struct sig_param *to, const struct sig_param *from);
 /*
  * Whether DIE @die of a function, which has DW_AT_abstract_origin when
  * @has_origin, has a changed calling convention: DW_CC_nocall, on it or on
- * its origin; never for an abstract instance (DW_AT_inline).  Only clang
- * says it.
+ * its origin (followed as @ctx allows: into another unit only where the
+ * units are one); never for an abstract instance (DW_AT_inline).  Only
+ * clang says it.
  */
-bool sig_func__changed(Dwarf_Die *die, bool has_origin);
+bool sig_func__changed(Dwarf_Die *die, bool has_origin, const struct die_ref_ctx *ctx);
 
 /*
  * Analyzes the @n parameters @p of a function into @out: by upstream's
