@@ -9,6 +9,8 @@
 # (default: the installed pahole, Debian's 1.24).  Each runs with the options Linux 6.1's scripts/pahole-flags.sh gives
 # its version: ours -J --btf_features=default, 1.24 -J --btf_gen_floats
 # --lang_exclude=rust; both with --btf_encode_detached, at -j1 and -j2.
+# BENCH_FEATURES replaces "default" for ours and for a peer after 1.24, e.g.
+# default,true_signature against upstream 1436daf.
 # Prints a table and the ratios ours/peer and ours -j2 / ours -j1, and the
 # phase times of one -V run of ours.  A script, not a test: it asserts nothing.
 set -euo pipefail
@@ -25,10 +27,11 @@ vmlinux=$corpus/vmlinux-6.1.0-57-cloud-amd64
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-ours_opts="-J --btf_features=default"
+features=${BENCH_FEATURES:-default}
+ours_opts="-J --btf_features=$features"
 case $("$peer" --version) in
 v1.2[0-4]*) peer_opts="-J --btf_gen_floats --lang_exclude=rust" ;;
-*) peer_opts="-J --btf_features=default" ;;
+*) peer_opts="-J --btf_features=$features" ;;
 esac
 
 # run NAME BIN OPTS JOBS: one timed run, appended to $tmp/NAME as "wall cpu rss_kb"
