@@ -114,6 +114,7 @@ struct cu_func {
 	/* With true_signature: */
 	uint64_t addr; /* DW_AT_low_pc, or 0 */
 	bool changed; /* sig_func__changed() */
+	bool clang; /* its unit's producer is clang (units may be one: LTO) */
 	bool reordered; /* a parameter is not at its abstract origin's place */
 };
 

@@ -68,9 +68,9 @@ void btf_encoder__sig_collect_func(struct btf_encoder *e, Dwarf_Die *die, struct
 	pthread_mutex_lock(e->conf->libdw_lock);
 	f->addr = dwarf_lowpc(die, &addr) == 0 ? addr : 0;
 	pthread_mutex_unlock(e->conf->libdw_lock);
-	f->changed =
-		e->cu.sig_abi.clang &&
-		sig_func__changed(die, dwarf_hasattr(die, DW_AT_abstract_origin), &e->cu.ref_ctx);
+	f->clang = e->cu.sig_abi.clang;
+	f->changed = f->clang && sig_func__changed(die, dwarf_hasattr(die, DW_AT_abstract_origin),
+						   &e->cu.ref_ctx);
 }
 
 int btf_encoder__sig_collect_param(struct btf_encoder *e, Dwarf_Die *die)
@@ -210,16 +210,18 @@ static int btf_encoder__sig_modes(struct btf_encoder *e, const struct cu_func *f
 {
 	const struct sig_param *sp = f->nr_params ? &e->cu.sig_params.data[f->first_param] : NULL;
 	struct sig_param_out *out = calloc(f->nr_params ?: 1, sizeof(*out));
+	struct sig_abi abi = e->cu.sig_abi;
 	int err;
 
 	if (!out)
 		return -ENOMEM;
-	sig_params__analyze(&e->cu.sig_abi, sp, f->nr_params, f->changed, false, out);
+	abi.clang = f->clang;
+	sig_params__analyze(&abi, sp, f->nr_params, f->changed, false, out);
 	err = btf_encoder__sig_mode(e, f, out, false, &s->mode[SIG_DEFAULT]);
 	s->mode[SIG_TRUE] = s->mode[SIG_DEFAULT];
 	if (!err && f->changed) {
 		memset(&s->mode[SIG_TRUE], 0, sizeof(s->mode[SIG_TRUE]));
-		sig_params__analyze(&e->cu.sig_abi, sp, f->nr_params, true, true, out);
+		sig_params__analyze(&abi, sp, f->nr_params, true, true, out);
 		err = btf_encoder__sig_mode(e, f, out, true, &s->mode[SIG_TRUE]);
 	}
 	free(out);
