@@ -655,6 +655,28 @@ print('[shdrs]', shoff, shnum * shentsize)
 PYEOF
 }
 
+# upstream_paths UPSTREAM_DIR: $TMP/up holds the pahole and pfunct built in
+# UPSTREAM_DIR/build, to put first in PATH; $TMP/ours the same but a pahole
+# that runs ours ($PAHOLE) for every BTF encoding (-J, --btf_encode*), so
+# that upstream's scripts encode with ours and read with theirs.
+upstream_paths()
+{
+	local up=$1
+
+	mkdir "$TMP/ours" "$TMP/up"
+	cat > "$TMP/ours/pahole" << EOF
+#!/bin/bash
+for a in "\$@"; do
+	case \$a in -J | --btf_encode | --btf_encode_detached*) exec "$PAHOLE" "\$@" ;; esac
+done
+exec "$up/build/pahole" "\$@"
+EOF
+	chmod +x "$TMP/ours/pahole"
+	ln -s "$up/build/pfunct" "$TMP/ours/pfunct"
+	ln -s "$up/build/pahole" "$TMP/up/pahole"
+	ln -s "$up/build/pfunct" "$TMP/up/pfunct"
+}
+
 # elf_set_shdr FILE NAME FIELD VALUE: set the FIELD (size or entsize) of
 # FILE's section NAME to VALUE in place; a size is rounded down to a multiple
 # of the section's sh_entsize, if any.  Nothing else changes.

@@ -28,18 +28,7 @@ make_tmp
 CORPUS=$(corpus_dir)
 
 # Our pahole for every encoding, upstream's for everything else.
-mkdir "$TMP/ours" "$TMP/up"
-cat > "$TMP/ours/pahole" << EOF
-#!/bin/bash
-for a in "\$@"; do
-	case \$a in -J | --btf_encode | --btf_encode_detached*) exec "$PAHOLE" "\$@" ;; esac
-done
-exec "$UP/build/pahole" "\$@"
-EOF
-chmod +x "$TMP/ours/pahole"
-ln -s "$UP/build/pfunct" "$TMP/ours/pfunct"
-ln -s "$UP/build/pahole" "$TMP/up/pahole"
-ln -s "$UP/build/pfunct" "$TMP/up/pfunct"
+upstream_paths "$UP"
 
 declare -A VMLINUX=(
 	[6.1]=$CORPUS/vmlinux-6.1.0-57-cloud-amd64

@@ -28,18 +28,8 @@ need_tools gcc objcopy
 make_tmp
 
 # Our pahole for every encoding, upstream's for everything else; $CLANG as clang.
-mkdir "$TMP/ours" "$TMP/up" "$TMP/cc"
-cat > "$TMP/ours/pahole" << EOF
-#!/bin/bash
-for a in "\$@"; do
-	case \$a in -J | --btf_encode | --btf_encode_detached*) exec "$PAHOLE" "\$@" ;; esac
-done
-exec "$UP/build/pahole" "\$@"
-EOF
-chmod +x "$TMP/ours/pahole"
-ln -s "$UP/build/pfunct" "$TMP/ours/pfunct"
-ln -s "$UP/build/pahole" "$TMP/up/pahole"
-ln -s "$UP/build/pfunct" "$TMP/up/pfunct"
+upstream_paths "$UP"
+mkdir "$TMP/cc"
 ln -s "$(command -v "$CLANG")" "$TMP/cc/clang"
 
 # run WHO SCRIPT: its exit status; its output in $TMP/WHO.out
