@@ -74,11 +74,10 @@ static void attr_udata(Dwarf_Attribute *attr, uint64_t *val, bool *has)
 }
 
 /*
- * DW_AT_data_member_location: a constant, or before DWARF 4 a block of one
- * DW_OP_plus_uconst.  The block is decoded here: dwarf_getlocation() would
- * fill libdw's location cache of the unit, which needs conf->libdw_lock.
+ * The block is decoded here: dwarf_getlocation() would fill libdw's location
+ * cache of the unit, which needs conf->libdw_lock.
  */
-static void attr_member_location(Dwarf_Attribute *attr, uint64_t *val)
+void die_attr__member_location(Dwarf_Attribute *attr, uint64_t *val)
 {
 	Dwarf_Block block;
 	Dwarf_Word w;
@@ -144,7 +143,7 @@ static void read_bit_offset(struct die_attrs *a, Dwarf_Attribute *attr)
 
 static void read_member_location(struct die_attrs *a, Dwarf_Attribute *attr)
 {
-	attr_member_location(attr, &a->member_location);
+	die_attr__member_location(attr, &a->member_location);
 }
 
 static void read_upper_bound(struct die_attrs *a, Dwarf_Attribute *attr)

@@ -124,6 +124,12 @@ void die_attrs__read(Dwarf_Die *die, struct die_attrs *a, bool global);
  */
 void die_attrs__inherit(struct die_attrs *a, bool origin_type);
 
+/*
+ * DW_AT_data_member_location @attr into *@val: a constant, or before DWARF 4
+ * a block of one DW_OP_plus_uconst; *@val is left as it is for any other.
+ */
+void die_attr__member_location(Dwarf_Attribute *attr, uint64_t *val);
+
 /* The value of a btf_decl_tag annotation DIE (clang's or gcc's), or NULL for any other DIE. */
 const char *die__decl_tag_value(Dwarf_Die *die);
 

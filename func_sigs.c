@@ -188,31 +188,17 @@ static void sig_param__decode(struct sig_param *p, Dwarf_Attribute *attr, const 
 static bool member_bit_offset(Dwarf_Die *member, uint64_t *bits)
 {
 	Dwarf_Attribute attr;
-	Dwarf_Block block;
-	Dwarf_Word v;
+	uint64_t bytes = 0;
 
-	if (dwarf_attr(member, DW_AT_data_bit_offset, &attr))
-		return dwarf_formudata(&attr, bits) == 0 || (*bits = 0, true);
-	if (!dwarf_attr(member, DW_AT_data_member_location, &attr))
-		return false;
-	if (dwarf_formudata(&attr, &v) == 0) {
-		*bits = v * 8;
+	*bits = 0;
+	if (dwarf_attr(member, DW_AT_data_bit_offset, &attr)) {
+		dwarf_formudata(&attr, bits);
 		return true;
 	}
-	*bits = 0;
-	/* DWARF 2's DW_OP_plus_uconst N; any other expression counts as 0. */
-	if (dwarf_formblock(&attr, &block) == 0 && block.length > 1 &&
-	    block.data[0] == DW_OP_plus_uconst) {
-		const unsigned char *b = block.data + 1, *e = block.data + block.length;
-		int shift = 0;
-
-		for (v = 0; b < e && shift < 64; shift += 7) {
-			v |= (Dwarf_Word)(*b & 0x7f) << shift;
-			if (!(*b++ & 0x80))
-				break;
-		}
-		*bits = v * 8;
-	}
+	if (!dwarf_attr(member, DW_AT_data_member_location, &attr))
+		return false;
+	die_attr__member_location(&attr, &bytes);
+	*bits = bytes * 8;
 	return true;
 }
 
