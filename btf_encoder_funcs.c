@@ -237,9 +237,10 @@ int btf_encoder__own_tags(struct btf_encoder *e, struct btf_decl_tag_ref **dst, 
  * prototype v1.31 compares the count of parameters and the return type only
  * (its loop over the parameters compares the return types again), and so do
  * we; upstream after v1.31 compares the parameters too (proto_params, for
- * true_signature's replay of its rules).  The relation is equality of the types with their CONSTs taken out and
- * FWDs taken for their kind, so an equivalence: which sighting is compared
- * with which does not change the verdict.
+ * true_signature's replay of its rules).  The relation is equality of the
+ * types with their CONSTs taken out and FWDs taken for their kind, so an
+ * equivalence: which sighting is compared with which does not change the
+ * verdict.
  */
 enum type_match {
 	TYPE_MATCH_NO,
