@@ -57,7 +57,7 @@ static const struct btf_feature_desc btf_features[BTF_FEAT__NR] = {
 	[BTF_FEAT_ATTRIBUTES] = { "attributes", false, true },
 	/* After v1.31 (upstream 1436daf): a kind layout section, not for split BTF. */
 	[BTF_FEAT_LAYOUT] = { "layout", false, true },
-	/* After v1.31 (upstream 1436daf): clones' FUNCs by their symbols, with the signature they are called with. */
+	/* After v1.31 (upstream 1436daf): clones by their symbols' names, with their true signatures. */
 	[BTF_FEAT_TRUE_SIGNATURE] = { "true_signature", false, true },
 };
 
