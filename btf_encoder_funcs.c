@@ -141,7 +141,7 @@ static int btf_encoder__drop_unnamed(struct btf_encoder *e)
 		return 0;
 	e->cu.params.nr = f->first_param;
 	e->cu.locs.nr = f->first_param;
-	if (e->cu.sig_params.nr)
+	if (btf_encoder__has(e, BTF_FEAT_TRUE_SIGNATURE))
 		e->cu.sig_params.nr = f->first_param;
 	e->cu.tags.nr = f->first_tag;
 	e->cu.funcs.nr--;

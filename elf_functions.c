@@ -131,10 +131,9 @@ static int elf_functions__fill(struct elf_functions *fns, const struct func_sym 
 			e->name = p;
 			e->syms = &fns->syms[i];
 			p += s->len + 1;
-		} else if (e->addr && s->addr != e->addr) {
+		} else if (syms[i - 1].addr && s->addr != syms[i - 1].addr) {
 			e->ambiguous_addr = true;
 		}
-		e->addr = s->addr;
 		fns->syms[i] = (struct elf_function_sym){ .name = s->name, .addr = s->addr };
 		e->nr_syms++;
 	}

@@ -99,7 +99,6 @@ struct elf_functions_entry {
 	struct elf_function *_Atomic head;
 	const struct elf_function_sym *syms; /* its symbols, in symbol table order */
 	uint32_t nr_syms;
-	uint64_t addr; /* of the last symbol (internal to building the table) */
 	bool ambiguous_addr; /* symbols of this name are at several addresses */
 	bool kfunc; /* in a kfunc set of .BTF_ids */
 	uint32_t kfunc_flags; /* KF_* of its last entry in a kfunc set (btf_ids.h) */
