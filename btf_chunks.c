@@ -6,6 +6,7 @@
  * concatenated in order, the functions and variables added, and the whole
  * deduplicated once more.
  */
+#include <endian.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include <bpf/btf.h>
 #include <linux/btf.h>
 
+#include "btf_base.h"
 #include "btf_dedup.h"
 #include "btf_encoder_priv.h"
 #include "lib/btf_types.h"
@@ -246,11 +248,11 @@ int btf_encoder__end_chunk(struct btf_encoder *e)
 	 * a second pass can merge more than the first, and modules are small.
 	 * So is all BTF when chunks must not be deduplicated on their own.
 	 */
-	if (e->conf->base_btf || e->conf->whole_dedup)
+	if (e->conf->base || e->conf->whole_dedup)
 		c->nr_types = btf__type_cnt(c->btf) - c->first_id;
 	else
 		err = btf_encoder__dedup_carried(e, c);
-	if (!e->conf->base_btf)
+	if (!e->conf->base)
 		err = err ?: btf_chunk__compact(c);
 	e->chunk = NULL;
 	e->btf = NULL;
@@ -488,23 +490,54 @@ static int btf_encoders__resolved_ambiguous(struct btf_encoder **encoders, unsig
 	return 0;
 }
 
-int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct btf **out)
+/*
+ * Whether split BTF is deduplicated by btf_dedup__split(), on the base as
+ * it is read: not when libbpf must see the base (one in the other byte
+ * order, output in the other byte order, distilled_base, which works on
+ * libbpf's split BTF).
+ */
+static bool btf_encoders__split_raw(const struct btf_encoder_conf *conf)
+{
+	return btf_base__native(conf->base) && conf->big_endian == (BYTE_ORDER == BIG_ENDIAN) &&
+	       !btf_encoder_conf__has(conf, BTF_FEAT_DISTILLED_BASE);
+}
+
+/* The merged BTF deduplicated: split BTF on the base into @out's raw bytes, else in place. */
+static int btf_encoders__dedup(const struct btf_encoder_conf *conf, struct btf *btf,
+			       struct btf_encoded *out, uint32_t *nr_types)
+{
+	int err;
+
+	if (conf->base && btf_encoders__split_raw(conf)) {
+		err = btf_dedup__split(btf, conf->base, &out->raw, &out->raw_size, nr_types);
+		*nr_types += btf_base__type_cnt(conf->base) - 1;
+		return err;
+	}
+	err = btf_dedup__run(btf);
+	*nr_types = btf__type_cnt(btf) - 1;
+	return err;
+}
+
+int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct btf_encoded *out)
 {
 	const struct btf_encoder_conf *conf = encoders[0]->conf;
 	double t_start = now(), t_chunks, t_funcs;
 	struct btf_chunk **chunks;
 	struct btf *btf = NULL;
-	unsigned int nr_types;
+	unsigned int nr_types, nr_out = 0;
 	size_t nr_chunks;
 	int err;
 
+	*out = (struct btf_encoded){};
 	chunks = btf_encoders__chunks(encoders, nr, &nr_chunks);
 	if (!chunks)
 		return -ENOMEM;
-	if (!conf->base_btf) {
+	if (!conf->base || btf_encoders__split_raw(conf)) {
 		btf = btf_chunks__concat(chunks, nr_chunks, &err);
 	} else {
-		btf = btf__new_empty_split(conf->base_btf);
+		struct btf *base = btf_base__libbpf(conf->base);
+
+		btf = base ? btf__new_empty_split(base) : NULL;
 		err = btf ? btf_chunks__append(btf, chunks, nr_chunks) : -ENOMEM;
 	}
 	free(chunks);
@@ -518,8 +551,8 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct b
 		err = btf_encoders__add_vars(encoders, nr, btf);
 	t_funcs = now();
 	if (!err)
-		err = btf_dedup__run(btf);
-	if (!err && !conf->base_btf && !conf->whole_dedup) {
+		err = btf_encoders__dedup(conf, btf, out, &nr_out);
+	if (!err && !conf->base && !conf->whole_dedup) {
 		bool again;
 
 		err = btf_encoders__resolved_ambiguous(encoders, nr, btf, &again);
@@ -535,11 +568,11 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct b
 		fprintf(stderr,
 			"btf_encoder: merge %.3f s (%zu chunks, %u types), functions and variables %.3f s, dedup %.3f s (%u types)\n",
 			t_chunks - t_start, nr_chunks, nr_types, t_funcs - t_chunks,
-			now() - t_funcs, btf ? btf__type_cnt(btf) - 1 : 0);
-	if (err) {
+			now() - t_funcs, nr_out);
+	if (err || out->raw) {
 		btf__free(btf);
 		return err;
 	}
-	*out = btf;
+	out->btf = btf;
 	return 0;
 }

@@ -31,7 +31,7 @@ static int ptr_merge__remap(uint32_t *id, void *ctx)
  * The target ID + 1 is the key: ptr_map takes pointers, never NULL.  Only
  * pointers whose target IDs are equal are merged, as libbpf compares them.
  */
-static int btf_dedup__merge_ptrs(struct btf *btf)
+int btf_dedup__merge_ptrs(struct btf *btf)
 {
 	const struct btf *base = btf__base_btf(btf);
 	struct ptr_merge m = { .first = base ? btf__type_cnt(base) : 1 };

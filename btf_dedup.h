@@ -19,10 +19,27 @@
 #include <stdint.h>
 
 struct btf;
+struct btf_base;
 
 /* btf__dedup(@btf, NULL) after pointing every reference to a pointer at the
  * first pointer to the same type; 0 or a negative errno. */
 int btf_dedup__run(struct btf *btf);
+
+/* The pointer rule alone: references to a pointer go to the first pointer to its type. */
+int btf_dedup__merge_ptrs(struct btf *btf);
+
+/*
+ * Split BTF on @base (btf_base.h, native byte order) from @module, a BTF of
+ * its own whose types refer only to each other: what btf_dedup__run() gives
+ * for a split BTF on @base holding @module's types in order, as its raw
+ * bytes (btf__raw_data()'s layout), without libbpf reading the base
+ * (btf_dedup_split.c).  0 and, in *@raw (the caller frees it), *@size bytes
+ * holding *@nr_types types of the module's own; or a negative errno (-ELOOP
+ * for a cycle of reference types).  @module's types are rewritten by the
+ * pointer rule.  One thread; @base is only read.
+ */
+int btf_dedup__split(struct btf *module, const struct btf_base *base, void **raw, uint32_t *size,
+		     uint32_t *nr_types);
 
 /*
  * btf__dedup(@btf) that also rewrites the @nr type IDs at @ids, held outside

@@ -42,6 +42,7 @@
 #include "func_params.h"
 
 struct btf;
+struct btf_base;
 struct btf_encoder;
 struct elf_functions;
 struct elf_symtab;
@@ -76,7 +77,7 @@ struct btf_encoder_conf {
 	/* DW_LANG_* values whose CUs are skipped; zero-terminated. */
 	const int *lang_exclude;
 	/* With --btf_base: the BTF that the output is split BTF on top of. */
-	struct btf *base_btf;
+	struct btf_base *base;
 	/* The function symbols, shared by all encoders (see elf_functions.h). */
 	struct elf_functions *functions;
 	const struct elf_symtab *symtab;
@@ -128,9 +129,21 @@ int btf_encoder__encode_cu(struct btf_encoder *encoder, Dwarf_Die *cu_die, uint3
 int btf_encoder__end_chunk(struct btf_encoder *encoder);
 
 /*
+ * What the encoders made: a BTF of libbpf's (@btf), or split BTF on
+ * conf->base as the raw bytes to write (@raw, @raw_size), when it was
+ * deduplicated on the base as it is read (btf_dedup__split()).  The caller
+ * frees both.
+ */
+struct btf_encoded {
+	struct btf *btf;
+	void *raw;
+	uint32_t raw_size;
+};
+
+/*
  * Once every worker is done: concatenates the chunks of all @nr encoders in
  * order, adds the functions and variables, deduplicates and returns the BTF
- * in *@out (caller frees with btf__free).
+ * in *@out.
  *
  * Or returns BTF_ENCODERS_AGAIN, with no BTF, when the chunks' own dedups
  * may have given the merged one a result other than upstream's: a chunk's
@@ -144,7 +157,7 @@ int btf_encoder__end_chunk(struct btf_encoder *encoder);
  * again with conf->whole_dedup.
  */
 #define BTF_ENCODERS_AGAIN 1
-int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct btf **out);
+int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct btf_encoded *out);
 
 /*
  * What the DWARF holds that pahole v1.31 refuses to encode: it prints "Error

@@ -24,6 +24,7 @@
 #include <dwarf.h>
 #include <gelf.h>
 
+#include "btf_base.h"
 #include "btf_distill.h"
 #include "btf_encoder.h"
 #include "btf_ids.h"
@@ -429,7 +430,7 @@ static int encode_chunk(void *ctx, const struct dwarf_chunk *chunk)
 }
 
 static int encode(struct dwarf_loader *loader, const struct btf_encoder_conf *conf,
-		  struct btf **out)
+		  struct btf_encoded *out)
 {
 	struct btf_encoder **encoders;
 	double start = now();
@@ -462,72 +463,40 @@ static int encode(struct dwarf_loader *loader, const struct btf_encoder_conf *co
 /* Whether to write a kind layout section: the layout feature, and not split BTF. */
 static bool with_layout(const struct btf_encoder_conf *conf)
 {
-	return btf_encoder_conf__has(conf, BTF_FEAT_LAYOUT) && !conf->base_btf;
+	return btf_encoder_conf__has(conf, BTF_FEAT_LAYOUT) && !conf->base;
 }
 
 /*
- * Writes .BTF into the ELF file @path; with distilled_base, split BTF goes
- * there relative to a distilled base that is written as .BTF.base.
+ * Writes .BTF, the @size bytes at @raw, into the ELF file @path; with
+ * distilled_base, split BTF goes there relative to a distilled base that is
+ * written as .BTF.base (from @btf, libbpf's split BTF).
  */
-static int write_elf(const char *path, struct btf *btf, const struct btf_encoder_conf *conf,
-		     const char **cause)
+static int write_elf(const char *path, const void *raw, size_t size, struct btf *btf,
+		     const struct btf_encoder_conf *conf, const char **cause)
 {
-	struct btf_section secs[2] = { { .name = ".BTF" }, { .name = ".BTF.base" } };
+	struct btf_section secs[2] = { { .name = ".BTF", raw, size }, { .name = ".BTF.base" } };
 	struct btf *base = NULL, *split = NULL;
-	void *layout = NULL;
 	size_t nr = 1;
-	__u32 size;
+	__u32 n;
 	int err;
 
-	if (conf->base_btf && btf_encoder_conf__has(conf, BTF_FEAT_DISTILLED_BASE)) {
+	if (btf && conf->base && btf_encoder_conf__has(conf, BTF_FEAT_DISTILLED_BASE)) {
 		err = btf_distill__run(btf, &base, &split);
 		if (err) {
 			*cause = "cannot distill the base BTF";
 			return err;
 		}
-		btf = split;
-		secs[1].data = btf__raw_data(base, &size);
-		secs[1].size = size;
+		secs[0].data = btf__raw_data(split, &n);
+		secs[0].size = n;
+		secs[1].data = btf__raw_data(base, &n);
+		secs[1].size = n;
 		nr = 2;
 	}
-	secs[0].data = btf__raw_data(btf, &size);
-	secs[0].size = size;
-	if (secs[0].data && with_layout(conf))
-		secs[0].data = layout = btf_writer__add_layout(secs[0].data, size, &secs[0].size);
 	err = secs[0].data && (nr == 1 || secs[1].data) ? btf_writer__elf(path, secs, nr, cause) :
 							  (*cause = strerror(ENOMEM), -ENOMEM);
 	btf__free(split);
 	btf__free(base);
-	free(layout);
 	return err;
-}
-
-/* Why btf__parse() could not read the base BTF @path: what the file is. */
-static const char *base_btf_cause(const char *path, int err)
-{
-	unsigned char magic[4] = {};
-	struct stat st;
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return strerror(errno);
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
-		close(fd);
-		return S_ISDIR(st.st_mode)  ? "is a directory" :
-		       !S_ISREG(st.st_mode) ? "not a regular file" :
-					      "empty file";
-	}
-	n = read(fd, magic, sizeof(magic));
-	close(fd);
-	if (n >= 2 &&
-	    ((magic[0] == 0x9f && magic[1] == 0xeb) || (magic[0] == 0xeb && magic[1] == 0x9f)))
-		return "truncated or corrupt BTF";
-	if (n == 4 && !memcmp(magic, ELFMAG, SELFMAG))
-		return err == -ENOENT ? "an ELF file without a .BTF section" :
-					"an ELF file whose .BTF cannot be read";
-	return "neither raw BTF nor an ELF file with .BTF";
 }
 
 static const char *encode_error(int err)
@@ -604,7 +573,7 @@ static int verbose_libbpf_print(enum libbpf_print_level level, const char *fmt, 
  * without DWARF, or a negative errno.  Says why in one line on stderr
  * unless it succeeded.
  */
-static int encode_file(const char *path, struct btf_encoder_conf *conf, struct btf **out)
+static int encode_file(const char *path, struct btf_encoder_conf *conf, struct btf_encoded *out)
 {
 	pthread_mutex_t libdw_lock = PTHREAD_MUTEX_INITIALIZER;
 	struct elf_symtab *symtab = NULL;
@@ -693,7 +662,7 @@ int main(int argc, char *argv[])
 	};
 	struct btf_encoder_conf conf = {};
 	struct args args = { .features = ARGS_FEATURES_INITIAL };
-	struct btf *btf = NULL;
+	struct btf_encoded enc = {};
 	const char *cause;
 	const void *raw;
 	__u32 raw_size;
@@ -713,26 +682,27 @@ int main(int argc, char *argv[])
 	 */
 	if (conf.jobs == 1)
 		mallopt(M_ARENA_MAX, 1);
-	if (args.btf_base) {
-		conf.base_btf = btf__parse(args.btf_base, NULL);
-		if (!conf.base_btf) {
-			fprintf(stderr, "pahole: %s: cannot read base BTF: %s\n", args.btf_base,
-				base_btf_cause(args.btf_base, -errno));
-			return EXIT_FAILURE;
-		}
+	if (args.btf_base && btf_base__open(args.btf_base, &conf.base, &cause)) {
+		fprintf(stderr, "pahole: %s: cannot read base BTF: %s\n", args.btf_base, cause);
+		return EXIT_FAILURE;
 	}
-	err = encode_file(args.input, &conf, &btf);
+	err = encode_file(args.input, &conf, &enc);
 	/* As pahole v1.31: DWARF without a single type gives no BTF at all. */
-	if (!err && !conf.base_btf && btf__type_cnt(btf) == 1) {
+	if (!err && !conf.base && btf__type_cnt(enc.btf) == 1) {
 		fprintf(stderr, "pahole: %s: warning: no types in the DWARF, nothing written\n",
 			args.input);
 	} else if (!err) {
 		const char *out = args.detached ?: args.input;
 		double start = now();
 
-		/* As pahole: the BTF is in the byte order of the ELF file it describes. */
-		btf__set_endianness(btf, conf.big_endian ? BTF_BIG_ENDIAN : BTF_LITTLE_ENDIAN);
-		raw = btf__raw_data(btf, &raw_size);
+		raw = enc.raw;
+		raw_size = enc.raw_size;
+		if (enc.btf) {
+			/* As pahole: the BTF is in the byte order of the ELF file it describes. */
+			btf__set_endianness(enc.btf,
+					    conf.big_endian ? BTF_BIG_ENDIAN : BTF_LITTLE_ENDIAN);
+			raw = btf__raw_data(enc.btf, &raw_size);
+		}
 		if (raw && with_layout(&conf))
 			raw = layout = btf_writer__add_layout(raw, raw_size, &layout_size);
 		if (!raw)
@@ -740,15 +710,17 @@ int main(int argc, char *argv[])
 		else if (args.detached)
 			err = btf_writer__raw(out, raw, layout ? layout_size : raw_size, &cause);
 		else
-			err = write_elf(out, btf, &conf, &cause);
+			err = write_elf(out, raw, layout ? layout_size : raw_size, enc.btf, &conf,
+					&cause);
 		if (err)
 			fprintf(stderr, "pahole: %s: cannot write BTF: %s\n", out, cause);
 		else if (conf.verbose)
 			fprintf(stderr, "pahole: writing %s: %.3f s\n", out, now() - start);
 	}
 	free(layout);
-	btf__free(btf);
-	btf__free(conf.base_btf);
+	free(enc.raw);
+	btf__free(enc.btf);
+	btf_base__delete(conf.base);
 	/* A file without DWARF is no error: kernel builds meet such objects. */
 	return err && err != -ENODATA ? EXIT_FAILURE : EXIT_SUCCESS;
 }

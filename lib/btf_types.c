@@ -137,19 +137,25 @@ size_t btf_type__size(const struct btf_type *t)
 	return sizeof(*t) + ops->extra + (size_t)ops->item * btf_vlen(t);
 }
 
-/* Adds @delta to every non-empty string offset of @t. */
-void btf_type__shift_strs(struct btf_type *t, uint32_t delta)
+int btf_type__visit_strs(struct btf_type *t, int (*visit)(uint32_t *off, void *ctx), void *ctx)
 {
 	const struct btf_kind_ops *ops = &btf_kind_ops[btf_kind(t)];
 	char *item = (char *)(t + 1) + ops->extra;
-	int i;
+	int i, err = visit(&t->name_off, ctx);
 
-	if (t->name_off)
-		t->name_off += delta;
-	for (i = 0; ops->named_items && i < btf_vlen(t); i++, item += ops->item) {
-		uint32_t *name_off = (uint32_t *)item;
+	for (i = 0; !err && ops->named_items && i < btf_vlen(t); i++, item += ops->item)
+		err = visit((uint32_t *)item, ctx);
+	return err;
+}
 
-		if (*name_off)
-			*name_off += delta;
-	}
+static int shift_str(uint32_t *off, void *ctx)
+{
+	if (*off)
+		*off += *(const uint32_t *)ctx;
+	return 0;
+}
+
+void btf_type__shift_strs(struct btf_type *t, uint32_t delta)
+{
+	btf_type__visit_strs(t, shift_str, &delta);
 }

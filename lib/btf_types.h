@@ -37,6 +37,13 @@ void btf_kind__sizes(unsigned int kind, uint8_t *extra, uint8_t *item);
 /* The size in bytes of @t with everything that follows it. */
 size_t btf_type__size(const struct btf_type *t);
 
+/*
+ * Calls @visit on each string offset of @t, its name's first, then its
+ * members', enumerators' or parameters' in order (as libbpf visits them);
+ * stops at and returns the first non-zero.
+ */
+int btf_type__visit_strs(struct btf_type *t, int (*visit)(uint32_t *off, void *ctx), void *ctx);
+
 /* Adds @delta to every non-empty string offset of @t. */
 void btf_type__shift_strs(struct btf_type *t, uint32_t delta);
 

@@ -42,7 +42,7 @@
 #include <sys/mman.h>
 
 /* A small base BTF for the split variant: a few types modules share with vmlinux. */
-static struct btf *fuzz_base_btf;
+static struct btf_base *fuzz_base;
 
 static struct btf *make_base_btf(void)
 {
@@ -98,13 +98,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
+	struct btf *btf;
+	const void *raw;
+	const char *cause = "cannot make it";
+	char path[64];
+	__u32 size;
+	int fd = -1;
+
 	(void)argc, (void)argv;
 	libbpf_set_print(silent_libbpf_print);
-	fuzz_base_btf = make_base_btf();
-	if (!fuzz_base_btf) {
-		fprintf(stderr, "fuzz_encode: cannot make the base BTF\n");
+	/* Read as pahole reads --btf_base: from a file. */
+	btf = make_base_btf();
+	raw = btf ? btf__raw_data(btf, &size) : NULL;
+	if (raw)
+		fd = data_fd(raw, size);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	if (fd < 0 || btf_base__open(path, &fuzz_base, &cause)) {
+		fprintf(stderr, "fuzz_encode: the base BTF: %s\n", cause);
 		abort();
 	}
+	btf__free(btf);
 	return 0;
 }
 
@@ -115,7 +128,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char features[sizeof("default,global_var,true_signature")];
 	struct btf_encoder_conf conf = {};
 	struct args args = { .features = ARGS_FEATURES_INITIAL };
-	struct btf *btf = NULL;
+	struct btf_encoded enc = {};
 	const void *raw;
 	char path[64];
 	__u32 raw_size;
@@ -133,7 +146,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	args__conf(&args, &conf);
 	if (variant_feat & 4)
-		conf.base_btf = fuzz_base_btf;
+		conf.base = fuzz_base;
 
 	fd = data_fd(data, size);
 	if (fd < 0) {
@@ -142,12 +155,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	/* What pahole.c's main() does between reading the options and writing. */
-	err = encode_file(path, &conf, &btf);
+	err = encode_file(path, &conf, &enc);
 	close(fd);
 	if (!err) {
 		struct btf *check;
 
-		raw = btf__raw_data(btf, &raw_size);
+		raw = enc.raw;
+		raw_size = enc.raw_size;
+		if (enc.btf)
+			raw = btf__raw_data(enc.btf, &raw_size);
 		if (!raw) {
 			fprintf(stderr, "fuzz_encode: btf__raw_data failed\n");
 			abort();
@@ -157,14 +173,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		 * the base if there is one (libbpf 1.1 does not export
 		 * btf__new_split: read it from a file).
 		 */
-		if (conf.base_btf) {
+		if (conf.base) {
 			fd = data_fd(raw, raw_size);
 			if (fd < 0) {
 				perror("fuzz_encode: memfd_create");
 				abort();
 			}
 			snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-			check = btf__parse_raw_split(path, conf.base_btf);
+			check = btf__parse_raw_split(path, btf_base__libbpf(conf.base));
 			close(fd);
 		} else {
 			check = btf__new(raw, raw_size);
@@ -176,6 +192,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		btf__free(check);
 	}
-	btf__free(btf);
+	free(enc.raw);
+	btf__free(enc.btf);
 	return 0;
 }

@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The base BTF of split BTF, mapped and indexed once: see btf_base.h. */
+#include <byteswap.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <bpf/btf.h>
+#include <linux/btf.h>
+
+#include "btf_base.h"
+#include "lib/btf_types.h"
+#include "lib/str_set.h"
+
+struct btf_base {
+	char *path;
+	void *map; /* the file */
+	size_t map_size;
+	Elf *elf; /* when the BTF is an ELF file's .BTF */
+	void *copy; /* the BTF, when the file's is not 4-byte aligned */
+	bool native;
+	const char *types, *strs;
+	uint32_t types_len, str_len;
+	uint32_t nr; /* types with void */
+	uint32_t *offs; /* offs[id]: type @id's offset in types */
+	/* Open addressing: string offsets + 1 (0 is an empty slot), by content. */
+	uint32_t *str_slots;
+	uint32_t str_mask;
+	struct btf *libbpf;
+};
+
+uint32_t btf_base__type_cnt(const struct btf_base *b)
+{
+	return b->nr;
+}
+
+const struct btf_type *btf_base__type(const struct btf_base *b, uint32_t id)
+{
+	return (const struct btf_type *)(b->types + b->offs[id]);
+}
+
+uint32_t btf_base__str_len(const struct btf_base *b)
+{
+	return b->str_len;
+}
+
+const char *btf_base__str(const struct btf_base *b, uint32_t off)
+{
+	return b->strs + off;
+}
+
+bool btf_base__native(const struct btf_base *b)
+{
+	return b->native;
+}
+
+/* The slot of @s: where it is, or the empty one where it would go. */
+static uint32_t *str_slot(const struct btf_base *b, const char *s, uint32_t len)
+{
+	uint32_t i = str_set__hash(s, len) & b->str_mask;
+
+	for (;; i = (i + 1) & b->str_mask) {
+		uint32_t *slot = &b->str_slots[i];
+		const char *t = b->strs + *slot - 1;
+
+		if (!*slot || (!memcmp(t, s, len) && !t[len]))
+			return slot;
+	}
+}
+
+int btf_base__find_str(const struct btf_base *b, const char *s, uint32_t len)
+{
+	const uint32_t *slot = str_slot(b, s, len);
+
+	return *slot ? (int)(*slot - 1) : -ENOENT;
+}
+
+/* Every string of the section, the first of equal ones kept, as libbpf's strset. */
+static int btf_base__index_strs(struct btf_base *b)
+{
+	const char *p = b->strs, *end = b->strs + b->str_len;
+	uint32_t n = 0, cap = 16;
+
+	for (p = b->strs; p < end; p = memchr(p, 0, end - p) + 1)
+		n++;
+	while (cap < 2 * n)
+		cap *= 2;
+	b->str_slots = calloc(cap, sizeof(*b->str_slots));
+	if (!b->str_slots)
+		return -ENOMEM;
+	b->str_mask = cap - 1;
+	for (p = b->strs; p < end;) {
+		uint32_t len = strlen(p), *slot = str_slot(b, p, len);
+
+		if (!*slot)
+			*slot = p - b->strs + 1;
+		p += len + 1;
+	}
+	return 0;
+}
+
+struct base_check {
+	uint32_t nr;
+	uint32_t str_len;
+};
+
+static int check_id(uint32_t id, void *ctx)
+{
+	return id < ((const struct base_check *)ctx)->nr ? 0 : -EINVAL;
+}
+
+static int check_str(uint32_t *off, void *ctx)
+{
+	return *off < ((const struct base_check *)ctx)->str_len ? 0 : -EINVAL;
+}
+
+/* Offsets of all types, each of a known kind and whole; then their references. */
+static int btf_base__index_types(struct btf_base *b)
+{
+	struct base_check check = { .str_len = b->str_len };
+	const char *p = b->types, *end = b->types + b->types_len;
+	uint32_t n = 1, cap = b->types_len / sizeof(struct btf_type) + 1, id;
+
+	b->offs = malloc(cap * sizeof(*b->offs));
+	if (!b->offs)
+		return -ENOMEM;
+	b->offs[0] = 0;
+	while (p < end) {
+		const struct btf_type *t = (const struct btf_type *)p;
+		unsigned int kind;
+
+		if ((size_t)(end - p) < sizeof(*t))
+			return -EINVAL;
+		kind = btf_kind(t);
+		if (kind == BTF_KIND_UNKN || kind >= NR_BTF_KINDS ||
+		    btf_type__size(t) > (size_t)(end - p))
+			return -EINVAL;
+		b->offs[n++] = p - b->types;
+		p += btf_type__size(t);
+	}
+	b->nr = check.nr = n;
+	for (id = 1; id < n; id++) {
+		struct btf_type *t = (struct btf_type *)(b->types + b->offs[id]);
+
+		/* check_str() writes nothing: the visitor serves reading too. */
+		if (btf_type__read_ids(t, check_id, &check) ||
+		    btf_type__visit_strs(t, check_str, &check))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* Points @b at the raw BTF @data of @size bytes, checked as libbpf checks a base's. */
+static int btf_base__set_raw(struct btf_base *b, const void *data, size_t size)
+{
+	const struct btf_header *hdr = data;
+	const char *start;
+
+	if (size < sizeof(*hdr))
+		return -EINVAL;
+	if (hdr->magic == bswap_16(BTF_MAGIC)) {
+		b->native = false; /* libbpf reads it */
+		return 0;
+	}
+	if (hdr->magic != BTF_MAGIC || hdr->hdr_len > size ||
+	    size - hdr->hdr_len < (uint64_t)hdr->str_off + hdr->str_len ||
+	    (uint64_t)hdr->type_off + hdr->type_len > hdr->str_off || hdr->type_off % 4 ||
+	    !hdr->str_len)
+		return -EINVAL;
+	b->native = true;
+	if ((uintptr_t)((const char *)data + hdr->hdr_len) % 4) {
+		b->copy = malloc(size);
+		if (!b->copy)
+			return -ENOMEM;
+		data = memcpy(b->copy, data, size);
+	}
+	start = (const char *)data + ((const struct btf_header *)data)->hdr_len;
+	b->types = start + hdr->type_off;
+	b->types_len = hdr->type_len;
+	b->strs = start + hdr->str_off;
+	b->str_len = hdr->str_len;
+	if (b->strs[0] || b->strs[b->str_len - 1])
+		return -EINVAL;
+	return btf_base__index_types(b) ?: btf_base__index_strs(b);
+}
+
+/* The .BTF section of the ELF image at b->map: -ENOENT without one. */
+static int btf_base__elf_btf(struct btf_base *b, const void **data, size_t *size)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	elf_version(EV_CURRENT);
+	b->elf = elf_memory(b->map, b->map_size);
+	if (!b->elf || elf_kind(b->elf) != ELF_K_ELF || elf_getshdrstrndx(b->elf, &shstrndx))
+		return -EINVAL;
+	while ((scn = elf_nextscn(b->elf, scn))) {
+		GElf_Shdr shdr;
+		const char *name;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &shdr))
+			return -EINVAL;
+		name = elf_strptr(b->elf, shstrndx, shdr.sh_name);
+		if (!name || strcmp(name, ".BTF"))
+			continue;
+		d = elf_rawdata(scn, NULL);
+		if (!d || !d->d_buf)
+			return -EINVAL;
+		*data = d->d_buf;
+		*size = d->d_size;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static const char *btf_base__cause(const struct btf_base *b, bool elf, int err)
+{
+	if (err == -ENOMEM)
+		return strerror(ENOMEM);
+	if (!elf)
+		return "truncated or corrupt BTF";
+	if (!b->elf || elf_kind(b->elf) != ELF_K_ELF)
+		return "neither raw BTF nor an ELF file with .BTF";
+	return err == -ENOENT ? "an ELF file without a .BTF section" :
+				"an ELF file whose .BTF cannot be read";
+}
+
+static int btf_base__map(struct btf_base *b, const char *path, const char **cause)
+{
+	struct stat st;
+	int fd, err = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		*cause = strerror(errno);
+		return -errno;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
+		*cause = S_ISDIR(st.st_mode)  ? "is a directory" :
+			 !S_ISREG(st.st_mode) ? "not a regular file" :
+						"empty file";
+		err = -EINVAL;
+	} else {
+		b->map_size = st.st_size;
+		b->map = mmap(NULL, b->map_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (b->map == MAP_FAILED) {
+			err = -errno;
+			*cause = strerror(errno);
+			b->map = NULL;
+		}
+	}
+	close(fd);
+	return err;
+}
+
+int btf_base__open(const char *path, struct btf_base **out, const char **cause)
+{
+	static const unsigned char btf_magic[2][2] = { { 0x9f, 0xeb }, { 0xeb, 0x9f } };
+	struct btf_base *b = calloc(1, sizeof(*b));
+	const unsigned char *m;
+	const void *data;
+	size_t size;
+	bool elf;
+	int err;
+
+	if (!b || !(b->path = strdup(path))) {
+		free(b);
+		*cause = strerror(ENOMEM);
+		return -ENOMEM;
+	}
+	err = btf_base__map(b, path, cause);
+	if (err)
+		goto fail;
+	m = b->map;
+	elf = !(b->map_size >= 2 && (!memcmp(m, btf_magic[0], 2) || !memcmp(m, btf_magic[1], 2)));
+	data = b->map;
+	size = b->map_size;
+	err = elf ? btf_base__elf_btf(b, &data, &size) : 0;
+	err = err ?: btf_base__set_raw(b, data, size);
+	/* One in the other byte order is libbpf's to read, and to judge. */
+	if (!err && !b->native && !btf_base__libbpf(b))
+		err = -errno ?: -EINVAL;
+	if (err) {
+		*cause = btf_base__cause(b, elf, err);
+		goto fail;
+	}
+	*out = b;
+	return 0;
+fail:
+	btf_base__delete(b);
+	return err;
+}
+
+struct btf *btf_base__libbpf(struct btf_base *b)
+{
+	if (!b->libbpf)
+		b->libbpf = btf__parse(b->path, NULL);
+	return b->libbpf;
+}
+
+void btf_base__delete(struct btf_base *b)
+{
+	if (!b)
+		return;
+	btf__free(b->libbpf);
+	free(b->str_slots);
+	free(b->offs);
+	free(b->copy);
+	if (b->elf)
+		elf_end(b->elf);
+	if (b->map)
+		munmap(b->map, b->map_size);
+	free(b->path);
+	free(b);
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef _BTF_BASE_H_
+#define _BTF_BASE_H_ 1
+
+/*
+ * btf_base: the BTF that --btf_base names (a vmlinux's), read once and never
+ * changed.
+ *
+ * A kernel build encodes every module on the same base, thousands of times,
+ * so what one run spends on the base is most of a small module's cost.
+ * libbpf would parse the base, then copy it and hash all its strings the
+ * first time a string is looked up in it (it makes the base modifiable), and
+ * hash all its types again in every dedup of split BTF.  Here the file is
+ * mapped, its types indexed and checked in one pass, its strings indexed in
+ * another, and nothing is copied; btf_dedup__split() (btf_dedup.h) reads it
+ * as it is.
+ *
+ * Opened and freed by the main thread; read-only in between, so any thread
+ * may read it, but for btf_base__libbpf(), which only the main thread calls.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+
+struct btf;
+struct btf_type;
+struct btf_base;
+
+/*
+ * Reads the base BTF in @path: raw BTF, or an ELF file's .BTF section, as
+ * libbpf's btf__parse() takes them.  0 and the base in *@out, or a negative
+ * errno and in *@cause why, in words true to the file ("truncated or
+ * corrupt BTF", "an ELF file without a .BTF section", ...).
+ *
+ * Types are checked as they are indexed: every kind known, every type ID
+ * and string offset within the BTF; a base that fails is corrupt.
+ */
+int btf_base__open(const char *path, struct btf_base **out, const char **cause);
+void btf_base__delete(struct btf_base *base);
+
+/* The number of types with void: the first type ID of split BTF on it. */
+uint32_t btf_base__type_cnt(const struct btf_base *base);
+
+/* Type @id (0 < @id < btf_base__type_cnt()). */
+const struct btf_type *btf_base__type(const struct btf_base *base, uint32_t id);
+
+/* The length of the string section: the first string offset of split BTF on it. */
+uint32_t btf_base__str_len(const struct btf_base *base);
+
+/* The string at @off (< btf_base__str_len()). */
+const char *btf_base__str(const struct btf_base *base, uint32_t off);
+
+/*
+ * The offset of the first string of the section equal to @s (@len bytes,
+ * no NUL), as libbpf's btf__find_str() answers for a base: a string that
+ * only ends another one is not found.  -ENOENT when there is none.
+ */
+int btf_base__find_str(const struct btf_base *base, const char *s, uint32_t len);
+
+/*
+ * Whether the base is in this machine's byte order: only then is it indexed
+ * (libbpf swaps a foreign one as it parses it; btf_base__libbpf() serves).
+ */
+bool btf_base__native(const struct btf_base *base);
+
+/*
+ * The base as libbpf's struct btf, parsed on the first call (NULL and errno
+ * if libbpf cannot): for what libbpf must see as a base (split BTF in the
+ * other byte order, distilled_base).  Main thread only; freed with @base.
+ */
+struct btf *btf_base__libbpf(struct btf_base *base);
+
+#endif /* _BTF_BASE_H_ */

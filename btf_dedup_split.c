@@ -1,0 +1,980 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The dedup of split BTF over a base that is read, never copied nor hashed
+ * by libbpf: btf_dedup__split() (btf_dedup.h).
+ *
+ * It gives what Debian 12's libbpf 1.1 btf__dedup() gives for a split BTF
+ * made of the module's types (facts from libbpf v1.1.2's src/btf.c and
+ * src/hashmap.c): the same representative for every type, the same types
+ * kept in the same order, the same strings in the same order.  The rules:
+ *
+ * - Strings first: each string a module type refers to, in type order and
+ *   within a type name first, then members, enumerators or parameters, is
+ *   the base's offset of its first equal string, or else the next new one;
+ *   new strings are the split BTF's string section, without a leading NUL.
+ * - The base is canonical: every base type stands for itself, but that a
+ *   base FWD, or a base enum without values, can come to stand for a module
+ *   struct or enum.  Base types but VARs and DATASECs are candidates.
+ * - Candidates: every type has a signature hash (a name offset, kind, size,
+ *   members' names and offsets, or referenced IDs for reference types); the
+ *   candidates of a hash are tried in the order libbpf's hash map hands them
+ *   out (cand_table__get() says which that is), the first that matches wins.
+ * - Three passes over the module's types: INTs, FLOATs, FWDs and enums by
+ *   equality (an enum without values takes the first enum of its name; one
+ *   with values makes earlier enums without values of its name its own);
+ *   structs and unions by the equivalence of their type graphs, with the
+ *   hypothetical map and the FWD rules of libbpf (a match that would need a
+ *   base FWD resolved only resolves it); then FWDs left alone take the one
+ *   struct or union of their name, base or module, if there is one; then
+ *   reference types, their references resolved first, by equality.
+ * - The types that stand for themselves are kept, in order, their
+ *   references renumbered.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+#include <linux/btf.h>
+
+#include "btf_base.h"
+#include "btf_dedup.h"
+#include "lib/btf_types.h"
+#include "lib/str_set.h"
+
+#define ID_UNSEEN UINT32_MAX /* not yet given a representative */
+#define ID_ON_PATH (UINT32_MAX - 1) /* being deduplicated: a reference cycle */
+#define ID_MAX 0x7fffffffu /* libbpf's BTF_MAX_NR_TYPES */
+#define NO_ENTRY UINT32_MAX
+
+/*
+ * The candidates, by signature hash.  libbpf keeps them in a hash map that
+ * puts an entry first in its bucket, and reverses each bucket's entries of
+ * one hash whenever it grows (when an insertion would fill it past 3/4, from
+ * 4 buckets on); it hands out a hash's entries in bucket order.  So an entry
+ * added while the map had grown an even number of times went to the front
+ * of its list, one added after an odd number to the back, and the list is
+ * read forwards after an even number of growths, backwards after an odd.
+ */
+struct cand {
+	uint64_t key;
+	uint32_t id;
+	uint32_t next; /* the entry added before it to its chain */
+	bool back; /* added at the back of its list */
+};
+
+struct cand_table {
+	struct cand *v;
+	uint32_t nr, cap;
+	uint32_t *heads, mask;
+	size_t libbpf_cap; /* the capacity libbpf's map would have */
+	unsigned int grows;
+	uint32_t *out; /* the last cand_table__get(), cap entries at most */
+};
+
+struct dedup {
+	const struct btf_base *base;
+	uint32_t nb; /* base types with void: the module's first type ID */
+	uint32_t nr; /* base and module types with void */
+	char *types; /* the module's types, renumbered after the base's */
+	uint32_t *offs; /* offs[id - nb] */
+	uint32_t *map, *hypot;
+	uint32_t *hypot_list;
+	size_t hypot_nr, hypot_cap;
+	bool adjust_canon;
+	struct cand_table cands;
+};
+
+static const struct btf_type btf_void;
+
+static struct btf_type *split_type(const struct dedup *d, uint32_t id)
+{
+	return (struct btf_type *)(d->types + d->offs[id - d->nb]);
+}
+
+static const struct btf_type *type_of(const struct dedup *d, uint32_t id)
+{
+	if (!id)
+		return &btf_void;
+	return id < d->nb ? btf_base__type(d->base, id) : split_type(d, id);
+}
+
+/* libbpf's hash_combine(), on its long, as unsigned (the same bits). */
+static uint64_t mix(uint64_t h, uint32_t v)
+{
+	return h * 31 + v;
+}
+
+static uint64_t cand_bucket(const struct cand_table *c, uint64_t key)
+{
+	return (key * 0x9e3779b97f4a7c15ull) >> 32 & c->mask;
+}
+
+static int cand_table__init(struct cand_table *c, uint32_t max)
+{
+	uint32_t buckets = 16;
+
+	while (buckets < max)
+		buckets *= 2;
+	c->cap = max;
+	c->mask = buckets - 1;
+	c->v = malloc(max * sizeof(*c->v));
+	c->out = malloc(max * sizeof(*c->out));
+	c->heads = malloc(buckets * sizeof(*c->heads));
+	if (!c->v || !c->out || !c->heads)
+		return -ENOMEM;
+	memset(c->heads, 0xff, buckets * sizeof(*c->heads));
+	return 0;
+}
+
+static void cand_table__free(struct cand_table *c)
+{
+	free(c->v);
+	free(c->out);
+	free(c->heads);
+}
+
+static void cand_table__add(struct cand_table *c, uint64_t key, uint32_t id)
+{
+	uint32_t *head = &c->heads[cand_bucket(c, key)];
+
+	if (!c->libbpf_cap || (c->nr + 1) * 4 / 3 > c->libbpf_cap) {
+		c->libbpf_cap = c->libbpf_cap ? 2 * c->libbpf_cap : 4;
+		c->grows++;
+	}
+	c->v[c->nr] = (struct cand){ key, id, *head, c->grows & 1 };
+	*head = c->nr++;
+}
+
+/* The candidates of @key in libbpf's order, in c->out; their count. */
+static uint32_t cand_table__get(struct cand_table *c, uint64_t key)
+{
+	bool odd = c->grows & 1;
+	uint32_t n = 0, lead = 0, i, e;
+
+	/* The chain has them newest first; those at the read-first end lead. */
+	for (e = c->heads[cand_bucket(c, key)]; e != NO_ENTRY; e = c->v[e].next)
+		if (c->v[e].key == key && c->v[e].back == odd)
+			c->out[n++] = c->v[e].id;
+	lead = n;
+	for (e = c->heads[cand_bucket(c, key)]; e != NO_ENTRY; e = c->v[e].next)
+		if (c->v[e].key == key && c->v[e].back != odd)
+			c->out[n++] = c->v[e].id;
+	/* The others, oldest first. */
+	for (i = 0; i < (n - lead) / 2; i++) {
+		uint32_t t = c->out[lead + i];
+
+		c->out[lead + i] = c->out[n - 1 - i];
+		c->out[n - 1 - i] = t;
+	}
+	return n;
+}
+
+/* Signatures and equalities, as libbpf's btf_hash_*() and btf_equal_*(). */
+
+static uint64_t hash_common(const struct btf_type *t)
+{
+	return mix(mix(mix(0, t->name_off), t->info), t->size);
+}
+
+static uint64_t hash_int_tag(const struct btf_type *t)
+{
+	return mix(hash_common(t), *(const uint32_t *)(t + 1));
+}
+
+static uint64_t hash_enum(const struct btf_type *t)
+{
+	/* The name alone: an enum without values meets those with. */
+	return mix(0, t->name_off);
+}
+
+static uint64_t hash_struct(const struct btf_type *t)
+{
+	const struct btf_member *m = btf_members(t);
+	uint64_t h = hash_common(t);
+	int i;
+
+	for (i = 0; i < btf_vlen(t); i++, m++)
+		h = mix(mix(h, m->name_off), m->offset);
+	return h;
+}
+
+static uint64_t hash_array(const struct btf_type *t)
+{
+	const struct btf_array *a = btf_array(t);
+
+	return mix(mix(mix(hash_common(t), a->type), a->index_type), a->nelems);
+}
+
+static uint64_t hash_proto(const struct btf_type *t)
+{
+	const struct btf_param *p = btf_params(t);
+	uint64_t h = hash_common(t);
+	int i;
+
+	for (i = 0; i < btf_vlen(t); i++, p++)
+		h = mix(mix(h, p->name_off), p->type);
+	return h;
+}
+
+static bool equal_common(const struct btf_type *a, const struct btf_type *b)
+{
+	return a->name_off == b->name_off && a->info == b->info && a->size == b->size;
+}
+
+static bool equal_int_tag(const struct btf_type *a, const struct btf_type *b)
+{
+	return equal_common(a, b) && *(const uint32_t *)(a + 1) == *(const uint32_t *)(b + 1);
+}
+
+static bool equal_enum(const struct btf_type *a, const struct btf_type *b)
+{
+	size_t item = btf_is_enum(a) ? sizeof(struct btf_enum) : sizeof(struct btf_enum64);
+
+	/* Each item is a name offset and the value: compared as bytes. */
+	return equal_common(a, b) && !memcmp(a + 1, b + 1, item * btf_vlen(a));
+}
+
+static bool is_enum_decl(const struct btf_type *t)
+{
+	return btf_is_any_enum(t) && !btf_vlen(t);
+}
+
+/* An enum without values is of a kind with any enum (or enum64) of its name. */
+static bool compat_enum(const struct btf_type *a, const struct btf_type *b)
+{
+	if (!is_enum_decl(a) && !is_enum_decl(b))
+		return equal_enum(a, b);
+	return a->name_off == b->name_off && btf_is_any_enum(a) && btf_is_any_enum(b);
+}
+
+/* The same but for the members' types. */
+static bool shallow_equal_struct(const struct btf_type *a, const struct btf_type *b)
+{
+	const struct btf_member *m = btf_members(a), *n = btf_members(b);
+	int i;
+
+	if (!equal_common(a, b))
+		return false;
+	for (i = 0; i < btf_vlen(a); i++)
+		if (m[i].name_off != n[i].name_off || m[i].offset != n[i].offset)
+			return false;
+	return true;
+}
+
+static bool equal_array(const struct btf_type *a, const struct btf_type *b)
+{
+	return equal_common(a, b) && !memcmp(btf_array(a), btf_array(b), sizeof(struct btf_array));
+}
+
+static bool equal_proto(const struct btf_type *a, const struct btf_type *b)
+{
+	return equal_common(a, b) &&
+	       !memcmp(btf_params(a), btf_params(b), sizeof(struct btf_param) * btf_vlen(a));
+}
+
+/* The same but for the types referred to. */
+static bool compat_proto(const struct btf_type *a, const struct btf_type *b)
+{
+	const struct btf_param *p = btf_params(a), *q = btf_params(b);
+	int i;
+
+	if (a->name_off != b->name_off || a->info != b->info)
+		return false;
+	for (i = 0; i < btf_vlen(a); i++)
+		if (p[i].name_off != q[i].name_off)
+			return false;
+	return true;
+}
+
+static bool is_mapped(const struct dedup *d, uint32_t id)
+{
+	return d->map[id] <= ID_MAX;
+}
+
+/* The representative of @id as far as it is known. */
+static uint32_t resolve(const struct dedup *d, uint32_t id)
+{
+	while (is_mapped(d, id) && d->map[id] != id)
+		id = d->map[id];
+	return id;
+}
+
+/* A FWD's struct or union, once it has one; else @id. */
+static uint32_t resolve_fwd(const struct dedup *d, uint32_t id)
+{
+	uint32_t to;
+
+	if (!btf_is_fwd(type_of(d, id)))
+		return id;
+	to = resolve(d, id);
+	return btf_is_fwd(type_of(d, to)) ? id : to;
+}
+
+static unsigned int fwd_kind(const struct btf_type *t)
+{
+	return btf_kflag(t) ? BTF_KIND_UNION : BTF_KIND_STRUCT;
+}
+
+static bool identical_arrays(const struct dedup *d, uint32_t a, uint32_t b)
+{
+	const struct btf_type *s = type_of(d, a), *t = type_of(d, b);
+
+	return btf_is_array(s) && btf_is_array(t) && equal_array(s, t);
+}
+
+/* The same struct down to the type IDs (or identical arrays, or such structs). */
+static bool identical_structs(const struct dedup *d, uint32_t a, uint32_t b)
+{
+	const struct btf_type *s = type_of(d, a), *t = type_of(d, b);
+	const struct btf_member *m, *n;
+	int i;
+
+	if (!btf_is_composite(s) || btf_kind(s) != btf_kind(t) || !shallow_equal_struct(s, t))
+		return false;
+	m = btf_members(s);
+	n = btf_members(t);
+	for (i = 0; i < btf_vlen(s); i++)
+		if (m[i].type != n[i].type && !identical_arrays(d, m[i].type, n[i].type) &&
+		    !identical_structs(d, m[i].type, n[i].type))
+			return false;
+	return true;
+}
+
+static int hypot_add(struct dedup *d, uint32_t from, uint32_t to)
+{
+	if (d->hypot_nr == d->hypot_cap) {
+		size_t cap = d->hypot_cap ? 2 * d->hypot_cap : 64;
+		uint32_t *list = realloc(d->hypot_list, cap * sizeof(*list));
+
+		if (!list)
+			return -ENOMEM;
+		d->hypot_list = list;
+		d->hypot_cap = cap;
+	}
+	d->hypot_list[d->hypot_nr++] = from;
+	d->hypot[from] = to;
+	return 0;
+}
+
+static void hypot_clear(struct dedup *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->hypot_nr; i++)
+		d->hypot[d->hypot_list[i]] = ID_UNSEEN;
+	d->hypot_nr = 0;
+	d->adjust_canon = false;
+}
+
+static int equiv(struct dedup *d, uint32_t cand, uint32_t canon);
+
+/* The kinds' parts of equiv(): @a and @b are of one kind, and one name. */
+
+static int equiv_int(struct dedup *d, const struct btf_type *a, const struct btf_type *b)
+{
+	(void)d;
+	return equal_int_tag(a, b);
+}
+
+static int equiv_enum(struct dedup *d, const struct btf_type *a, const struct btf_type *b)
+{
+	(void)d;
+	return compat_enum(a, b);
+}
+
+static int equiv_common(struct dedup *d, const struct btf_type *a, const struct btf_type *b)
+{
+	(void)d;
+	return equal_common(a, b);
+}
+
+static int equiv_ref(struct dedup *d, const struct btf_type *a, const struct btf_type *b)
+{
+	return a->info == b->info ? equiv(d, a->type, b->type) : 0;
+}
+
+static int equiv_array(struct dedup *d, const struct btf_type *a, const struct btf_type *b)
+{
+	int eq;
+
+	if (!equal_common(a, b) || btf_array(a)->nelems != btf_array(b)->nelems)
+		return 0;
+	eq = equiv(d, btf_array(a)->index_type, btf_array(b)->index_type);
+	return eq <= 0 ? eq : equiv(d, btf_array(a)->type, btf_array(b)->type);
+}
+
+static int equiv_struct(struct dedup *d, const struct btf_type *a, const struct btf_type *b)
+{
+	const struct btf_member *m = btf_members(a), *n = btf_members(b);
+	int i, eq;
+
+	if (!shallow_equal_struct(a, b))
+		return 0;
+	for (i = 0; i < btf_vlen(a); i++) {
+		eq = equiv(d, m[i].type, n[i].type);
+		if (eq <= 0)
+			return eq;
+	}
+	return 1;
+}
+
+static int equiv_proto(struct dedup *d, const struct btf_type *a, const struct btf_type *b)
+{
+	const struct btf_param *p = btf_params(a), *q = btf_params(b);
+	int i, eq;
+
+	if (!compat_proto(a, b))
+		return 0;
+	eq = equiv(d, a->type, b->type);
+	for (i = 0; eq > 0 && i < btf_vlen(a); i++)
+		eq = equiv(d, p[i].type, q[i].type);
+	return eq;
+}
+
+static int dedup_prim(struct dedup *d, uint32_t id);
+static int dedup_enum(struct dedup *d, uint32_t id);
+static int dedup_composite(struct dedup *d, uint32_t id);
+
+/* What each kind is to the dedup. */
+struct dedup_kind {
+	/* Its signature; NULL for VARs and DATASECs, never deduplicated. */
+	uint64_t (*hash)(const struct btf_type *t);
+	/* Whether a reference type equals a candidate, its references resolved. */
+	bool (*equal)(const struct btf_type *a, const struct btf_type *b);
+	/* Its part of the type graphs' equivalence; NULL: no part (an error). */
+	int (*equiv)(struct dedup *d, const struct btf_type *a, const struct btf_type *b);
+	/* Its dedup in the first two passes; NULL: a reference type, of the third. */
+	int (*dedup)(struct dedup *d, uint32_t id);
+};
+
+static const struct dedup_kind dedup_kinds[NR_BTF_KINDS] = {
+	[BTF_KIND_INT] = { hash_int_tag, NULL, equiv_int, dedup_prim },
+	[BTF_KIND_PTR] = { hash_common, equal_common, equiv_ref },
+	[BTF_KIND_ARRAY] = { hash_array, equal_array, equiv_array },
+	[BTF_KIND_STRUCT] = { hash_struct, NULL, equiv_struct, dedup_composite },
+	[BTF_KIND_UNION] = { hash_struct, NULL, equiv_struct, dedup_composite },
+	[BTF_KIND_ENUM] = { hash_enum, NULL, equiv_enum, dedup_enum },
+	[BTF_KIND_FWD] = { hash_common, NULL, equiv_common, dedup_prim },
+	[BTF_KIND_TYPEDEF] = { hash_common, equal_common, equiv_ref },
+	[BTF_KIND_VOLATILE] = { hash_common, equal_common, equiv_ref },
+	[BTF_KIND_CONST] = { hash_common, equal_common, equiv_ref },
+	[BTF_KIND_RESTRICT] = { hash_common, equal_common, equiv_ref },
+	[BTF_KIND_FUNC] = { hash_common, equal_common, equiv_ref },
+	[BTF_KIND_FUNC_PROTO] = { hash_proto, equal_proto, equiv_proto },
+	[BTF_KIND_VAR] = {},
+	[BTF_KIND_DATASEC] = {},
+	[BTF_KIND_FLOAT] = { hash_common, NULL, equiv_common, dedup_prim },
+	[BTF_KIND_DECL_TAG] = { hash_int_tag, equal_int_tag },
+	[BTF_KIND_TYPE_TAG] = { hash_common, equal_common, equiv_ref },
+	[BTF_KIND_ENUM64] = { hash_enum, NULL, equiv_enum, dedup_enum },
+};
+
+static const struct dedup_kind *kind_of(const struct btf_type *t)
+{
+	return &dedup_kinds[btf_kind(t)];
+}
+
+/*
+ * Whether the type graph of @cand (a module type) is that of @canon, as
+ * libbpf's btf_dedup_is_equiv() judges: 1, 0 or a negative errno.  What it
+ * pairs goes into the hypothetical map, from @canon's side.
+ */
+static int equiv(struct dedup *d, uint32_t cand, uint32_t canon)
+{
+	const struct btf_type *a, *b;
+	unsigned int ka, kb;
+	uint32_t seen;
+	int err;
+
+	if (resolve(d, cand) == resolve(d, canon))
+		return 1;
+	canon = resolve_fwd(d, canon);
+	seen = d->hypot[canon];
+	if (seen <= ID_MAX)
+		return seen == cand || identical_arrays(d, seen, cand) ||
+		       identical_structs(d, seen, cand);
+	err = hypot_add(d, canon, cand);
+	if (err)
+		return err;
+	a = type_of(d, cand);
+	b = type_of(d, canon);
+	ka = btf_kind(a);
+	kb = btf_kind(b);
+	if (a->name_off != b->name_off)
+		return 0;
+	if ((ka == BTF_KIND_FWD) != (kb == BTF_KIND_FWD)) {
+		/* A FWD and a struct or union: alike if the FWD says that kind. */
+		if (ka == BTF_KIND_FWD)
+			return fwd_kind(a) == kb;
+		if (fwd_kind(b) != ka)
+			return 0;
+		/* It would resolve a base FWD: the base cannot change. */
+		if (canon < d->nb)
+			d->adjust_canon = true;
+		return 1;
+	}
+	if (ka != kb)
+		return 0;
+	return kind_of(a)->equiv ? kind_of(a)->equiv(d, a, b) : -EINVAL;
+}
+
+/* After a match: FWDs resolved both ways, structs mapped where that is safe. */
+static void hypot_merge(struct dedup *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->hypot_nr; i++) {
+		uint32_t c = resolve(d, d->hypot_list[i]),
+			 t = resolve(d, d->hypot[d->hypot_list[i]]);
+		unsigned int kc = btf_kind(type_of(d, c)), kt = btf_kind(type_of(d, t));
+
+		/* A FWD of the base too, so that module FWDs resolved to it follow. */
+		if (kt != BTF_KIND_FWD && kc == BTF_KIND_FWD)
+			d->map[c] = t;
+		if (d->adjust_canon)
+			continue;
+		if (kt == BTF_KIND_FWD && kc != BTF_KIND_FWD)
+			d->map[t] = c;
+		if ((kt == BTF_KIND_STRUCT || kt == BTF_KIND_UNION) && kc != BTF_KIND_FWD &&
+		    is_mapped(d, c) && !is_mapped(d, t))
+			d->map[t] = c;
+	}
+}
+
+/* INTs, FWDs and FLOATs: the first candidate equal to them. */
+static int dedup_prim(struct dedup *d, uint32_t id)
+{
+	const struct btf_type *t = type_of(d, id);
+	uint64_t h = kind_of(t)->hash(t);
+	uint32_t n = cand_table__get(&d->cands, h), i, to = id;
+	bool is_int = btf_is_int(t);
+
+	for (i = 0; i < n && to == id; i++) {
+		const struct btf_type *c = type_of(d, d->cands.out[i]);
+
+		if (is_int ? equal_int_tag(t, c) : equal_common(t, c))
+			to = d->cands.out[i];
+	}
+	d->map[id] = to;
+	if (to == id)
+		cand_table__add(&d->cands, h, id);
+	return 0;
+}
+
+/*
+ * An equal enum; an enum without values takes the first enum of its name,
+ * and one with values makes those without values that come before the match
+ * its own.
+ */
+static int dedup_enum(struct dedup *d, uint32_t id)
+{
+	const struct btf_type *t = type_of(d, id);
+	uint64_t h = hash_enum(t);
+	uint32_t n = cand_table__get(&d->cands, h), i, to = id;
+
+	for (i = 0; i < n; i++) {
+		uint32_t c_id = d->cands.out[i];
+		const struct btf_type *c = type_of(d, c_id);
+
+		if (equal_enum(t, c)) {
+			to = c_id;
+			break;
+		}
+		if (!compat_enum(t, c))
+			continue;
+		if (is_enum_decl(t)) {
+			to = c_id;
+			break;
+		}
+		d->map[c_id] = id;
+	}
+	d->map[id] = to;
+	if (to == id)
+		cand_table__add(&d->cands, h, id);
+	return 0;
+}
+
+/* A struct or union: the first candidate whose type graph is its own. */
+static int dedup_composite(struct dedup *d, uint32_t id)
+{
+	const struct btf_type *t = type_of(d, id);
+	uint64_t h;
+	uint32_t n, i, to = id;
+	int eq;
+
+	if (is_mapped(d, id))
+		return 0;
+	h = hash_struct(t);
+	n = cand_table__get(&d->cands, h);
+	for (i = 0; i < n && to == id; i++) {
+		uint32_t c = d->cands.out[i];
+
+		/* Not a FWD that shares the hash: that could make a loop. */
+		if (!shallow_equal_struct(t, type_of(d, c)))
+			continue;
+		hypot_clear(d);
+		eq = equiv(d, id, c);
+		if (eq < 0)
+			return eq;
+		if (!eq)
+			continue;
+		hypot_merge(d);
+		if (!d->adjust_canon)
+			to = c;
+	}
+	d->map[id] = to;
+	if (to == id)
+		cand_table__add(&d->cands, h, id);
+	return 0;
+}
+
+static int resolve_ref(uint32_t *id, void *ctx);
+
+/*
+ * A reference type, once what it refers to is: the first equal candidate.
+ * Its representative, or a negative errno (-ELOOP for a cycle that no
+ * struct breaks).
+ */
+static int dedup_ref(struct dedup *d, uint32_t id)
+{
+	struct btf_type *t;
+	uint32_t n, i, to = id;
+	uint64_t h;
+	int err;
+
+	if (d->map[id] == ID_ON_PATH)
+		return -ELOOP;
+	if (is_mapped(d, id))
+		return resolve(d, id);
+	t = split_type(d, id);
+	if (!kind_of(t)->equal)
+		return -EINVAL;
+	d->map[id] = ID_ON_PATH;
+	err = btf_type__visit_ids(t, resolve_ref, d);
+	if (err)
+		return err;
+	h = kind_of(t)->hash(t);
+	n = cand_table__get(&d->cands, h);
+	for (i = 0; i < n && to == id; i++)
+		if (kind_of(t)->equal(t, type_of(d, d->cands.out[i])))
+			to = d->cands.out[i];
+	d->map[id] = to;
+	if (to == id)
+		cand_table__add(&d->cands, h, id);
+	return to;
+}
+
+static int resolve_ref(uint32_t *id, void *ctx)
+{
+	int to = dedup_ref(ctx, *id);
+
+	if (to < 0)
+		return to;
+	*id = to;
+	return 0;
+}
+
+/* A name's structs and unions that stand for themselves: how many, the first. */
+struct fwd_name {
+	uint32_t name_off, nr, id;
+};
+
+static int fwd_name__cmp(const void *a, const void *b)
+{
+	uint32_t x = ((const struct fwd_name *)a)->name_off;
+	uint32_t y = ((const struct fwd_name *)b)->name_off;
+
+	return x < y ? -1 : x > y;
+}
+
+static void fwd_names__count(struct fwd_name *names, size_t n, const struct btf_type *t,
+			     uint32_t id)
+{
+	struct fwd_name key = { .name_off = t->name_off }, *f;
+
+	f = bsearch(&key, names, n, sizeof(*names), fwd_name__cmp);
+	if (f && !f->nr++)
+		f->id = id;
+}
+
+/*
+ * FWDs no graph resolved: to the struct or union of their name, when
+ * exactly one of the base's and the module's stands for itself.
+ */
+static int dedup_fwds(struct dedup *d)
+{
+	struct fwd_name *names;
+	size_t n = 0, i, j;
+	uint32_t id;
+
+	for (id = d->nb; id < d->nr; id++)
+		n += btf_is_fwd(split_type(d, id)) && d->map[id] == id;
+	if (!n)
+		return 0;
+	names = calloc(n, sizeof(*names));
+	if (!names)
+		return -ENOMEM;
+	for (id = d->nb, i = 0; id < d->nr; id++)
+		if (btf_is_fwd(split_type(d, id)) && d->map[id] == id)
+			names[i++].name_off = split_type(d, id)->name_off;
+	qsort(names, n, sizeof(*names), fwd_name__cmp);
+	for (i = j = 0; i < n; i++)
+		if (!j || names[j - 1].name_off != names[i].name_off)
+			names[j++] = names[i];
+	n = j;
+	for (id = 1; id < d->nr; id++) {
+		const struct btf_type *t = type_of(d, id);
+
+		if (btf_is_composite(t) && d->map[id] == id)
+			fwd_names__count(names, n, t, id);
+	}
+	for (id = d->nb; id < d->nr; id++) {
+		const struct btf_type *t = split_type(d, id), *c;
+		struct fwd_name key = { .name_off = t->name_off }, *f;
+
+		if (!btf_is_fwd(t) || d->map[id] != id)
+			continue;
+		f = bsearch(&key, names, n, sizeof(*names), fwd_name__cmp);
+		if (!f || f->nr != 1)
+			continue;
+		c = type_of(d, f->id);
+		if (btf_kind(c) == fwd_kind(t))
+			d->map[id] = f->id;
+	}
+	free(names);
+	return 0;
+}
+
+/* The passes over the module's types, as libbpf runs them. */
+static int dedup_types(struct dedup *d)
+{
+	uint32_t id;
+	int err = 0;
+
+	for (id = d->nb; id < d->nr && !err; id++) {
+		const struct btf_type *t = split_type(d, id);
+
+		if (kind_of(t)->dedup && !btf_is_composite(t))
+			err = kind_of(t)->dedup(d, id);
+	}
+	for (id = d->nb; id < d->nr && !err; id++)
+		if (btf_is_composite(split_type(d, id)))
+			err = dedup_composite(d, id);
+	err = err ?: dedup_fwds(d);
+	for (id = d->nb; id < d->nr && !err; id++) {
+		int to = dedup_ref(d, id);
+
+		err = to < 0 ? to : 0;
+	}
+	return err;
+}
+
+/* Every base type but VARs and DATASECs a candidate, in ID order; each stands for itself. */
+static int dedup_base(struct dedup *d)
+{
+	uint32_t id;
+
+	for (id = 1; id < d->nb; id++) {
+		const struct btf_type *t = btf_base__type(d->base, id);
+
+		d->map[id] = id;
+		if (kind_of(t)->hash)
+			cand_table__add(&d->cands, kind_of(t)->hash(t), id);
+	}
+	return 0;
+}
+
+struct strs_remap {
+	const struct btf *module;
+	const struct btf_base *base;
+	struct str_set *strs;
+};
+
+/* A module string's offset: the base's equal string, or a new one after the base's. */
+static int remap_str(uint32_t *off, void *ctx)
+{
+	const struct strs_remap *r = ctx;
+	const char *s;
+	int to;
+
+	if (!*off)
+		return 0;
+	s = btf__str_by_offset(r->module, *off);
+	if (!s)
+		return -EINVAL;
+	to = btf_base__find_str(r->base, s, strlen(s));
+	if (to >= 0) {
+		*off = to;
+		return 0;
+	}
+	to = str_set__add(r->strs, s);
+	if (to < 0)
+		return to;
+	*off = btf_base__str_len(r->base) + to;
+	return 0;
+}
+
+struct ids_shift {
+	uint32_t nb, end;
+};
+
+/* A module type ID among the base's and the module's: void stays 0. */
+static int shift_id(uint32_t *id, void *ctx)
+{
+	const struct ids_shift *s = ctx;
+
+	if (!*id)
+		return 0;
+	if (*id >= s->end)
+		return -EINVAL;
+	*id += s->nb - 1;
+	return 0;
+}
+
+/*
+ * The module's types, copied, each ID past the base's, each string the base's
+ * or a new one (@strs gets those, their offsets past btf_base__str_len()).
+ */
+static int dedup__load(struct dedup *d, const struct btf *module, struct str_set *strs)
+{
+	uint32_t n = btf__type_cnt(module) - 1, id, size = 0;
+	struct strs_remap r = { module, d->base, strs };
+	struct ids_shift s = { d->nb, n + 1 };
+	int err = 0;
+
+	for (id = 1; id <= n; id++)
+		size += btf_type__size(btf__type_by_id(module, id));
+	d->nr = d->nb + n;
+	d->types = malloc(size ?: 1);
+	d->offs = malloc((n ?: 1) * sizeof(*d->offs));
+	if (!d->types || !d->offs)
+		return -ENOMEM;
+	for (id = 1, size = 0; id <= n && !err; id++) {
+		const struct btf_type *t = btf__type_by_id(module, id);
+		struct btf_type *c = (struct btf_type *)(d->types + size);
+
+		memcpy(c, t, btf_type__size(t));
+		d->offs[id - 1] = size;
+		size += btf_type__size(t);
+		err = btf_type__visit_ids(c, shift_id, &s);
+		err = err ?: btf_type__visit_strs(c, remap_str, &r);
+	}
+	return err;
+}
+
+static int dedup__init(struct dedup *d)
+{
+	uint32_t id;
+	int err;
+
+	d->map = malloc(d->nr * sizeof(*d->map));
+	d->hypot = malloc(d->nr * sizeof(*d->hypot));
+	if (!d->map || !d->hypot)
+		return -ENOMEM;
+	memset(d->hypot, 0xff, d->nr * sizeof(*d->hypot));
+	d->map[0] = 0;
+	for (id = d->nb; id < d->nr; id++) {
+		const struct btf_type *t = split_type(d, id);
+
+		d->map[id] = btf_is_var(t) || btf_is_datasec(t) ? id : ID_UNSEEN;
+	}
+	err = cand_table__init(&d->cands, d->nr);
+	return err ?: dedup_base(d);
+}
+
+/* A type's ID in the output: the base's are kept, the module's kept ones renumbered. */
+struct out_ids {
+	const struct dedup *d;
+	const uint32_t *to; /* to[id - nb] */
+};
+
+static int out_id(uint32_t *id, void *ctx)
+{
+	const struct out_ids *o = ctx;
+	uint32_t r = resolve(o->d, *id);
+
+	r = r < o->d->nb ? r : o->to[r - o->d->nb];
+	if (r > ID_MAX)
+		return -EINVAL;
+	*id = r;
+	return 0;
+}
+
+/* The types that stand for themselves, in order, renumbered, then the new strings. */
+static int dedup__write(struct dedup *d, const struct str_set *strs, void **raw, uint32_t *size,
+			uint32_t *nr_types)
+{
+	uint32_t n = d->nr - d->nb, *to = malloc((n ?: 1) * sizeof(*to)), id, next = d->nb, len = 0;
+	struct out_ids o = { d, to };
+	struct btf_header *hdr;
+	char *p;
+	int err = 0;
+
+	if (!to)
+		return -ENOMEM;
+	for (id = d->nb; id < d->nr; id++) {
+		to[id - d->nb] = d->map[id] == id ? next++ : ID_UNSEEN;
+		if (d->map[id] == id)
+			len += btf_type__size(split_type(d, id));
+	}
+	hdr = malloc(sizeof(*hdr) + len + strs->len);
+	if (!hdr) {
+		free(to);
+		return -ENOMEM;
+	}
+	*hdr = (struct btf_header){ .magic = BTF_MAGIC,
+				    .version = BTF_VERSION,
+				    .hdr_len = sizeof(*hdr),
+				    .type_len = len,
+				    .str_off = len,
+				    .str_len = strs->len };
+	p = (char *)(hdr + 1);
+	for (id = d->nb; id < d->nr && !err; id++) {
+		struct btf_type *t = split_type(d, id);
+
+		if (d->map[id] != id)
+			continue;
+		memcpy(p, t, btf_type__size(t));
+		err = btf_type__visit_ids((struct btf_type *)p, out_id, &o);
+		p += btf_type__size(t);
+	}
+	if (strs->len)
+		memcpy(p, strs->data, strs->len);
+	free(to);
+	if (err) {
+		free(hdr);
+		return err;
+	}
+	*raw = hdr;
+	*size = sizeof(*hdr) + len + strs->len;
+	*nr_types = next - d->nb;
+	return 0;
+}
+
+static void dedup__free(struct dedup *d, struct str_set *strs)
+{
+	cand_table__free(&d->cands);
+	free(d->types);
+	free(d->offs);
+	free(d->map);
+	free(d->hypot);
+	free(d->hypot_list);
+	str_set__free(strs);
+}
+
+int btf_dedup__split(struct btf *module, const struct btf_base *base, void **raw, uint32_t *size,
+		     uint32_t *nr_types)
+{
+	struct dedup d = { .base = base, .nb = btf_base__type_cnt(base) };
+	struct str_set strs = {};
+	int err;
+
+	err = btf_dedup__merge_ptrs(module);
+	err = err ?: dedup__load(&d, module, &strs);
+	err = err ?: dedup__init(&d);
+	err = err ?: dedup_types(&d);
+	err = err ?: dedup__write(&d, &strs, raw, size, nr_types);
+	dedup__free(&d, &strs);
+	return err;
+}

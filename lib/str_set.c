@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* A set of strings in the order they were added: see str_set.h. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "str_set.h"
+
+uint32_t str_set__hash(const char *s, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+/* Room for @len more bytes and one more string. */
+static int str_set__grow(struct str_set *s, size_t len)
+{
+	uint32_t mask, i, *slots;
+
+	if (s->len + len > s->cap) {
+		uint32_t cap = s->cap ? s->cap : 4096;
+		char *data;
+
+		while (cap < s->len + len)
+			cap *= 2;
+		data = realloc(s->data, cap);
+		if (!data)
+			return -ENOMEM;
+		s->data = data;
+		s->cap = cap;
+	}
+	if (2 * (s->nr + 1) <= s->mask)
+		return 0;
+	mask = s->mask ? 2 * s->mask + 1 : 1023;
+	slots = calloc(mask + 1, sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	for (i = 0; s->mask && i <= s->mask; i++) {
+		uint32_t off = s->slots[i], j;
+
+		if (!off)
+			continue;
+		j = str_set__hash(s->data + off - 1, strlen(s->data + off - 1)) & mask;
+		while (slots[j])
+			j = (j + 1) & mask;
+		slots[j] = off;
+	}
+	free(s->slots);
+	s->slots = slots;
+	s->mask = mask;
+	return 0;
+}
+
+int str_set__add(struct str_set *s, const char *str)
+{
+	size_t len = strlen(str);
+	uint32_t i;
+	int err = str_set__grow(s, len + 1);
+
+	if (err)
+		return err;
+	for (i = str_set__hash(str, len) & s->mask; s->slots[i]; i = (i + 1) & s->mask) {
+		const char *t = s->data + s->slots[i] - 1;
+
+		if (!memcmp(t, str, len) && !t[len])
+			return s->slots[i] - 1;
+	}
+	s->slots[i] = s->len + 1;
+	memcpy(s->data + s->len, str, len + 1);
+	s->nr++;
+	s->len += len + 1;
+	return s->slots[i] - 1;
+}
+
+void str_set__free(struct str_set *s)
+{
+	free(s->data);
+	free(s->slots);
+	s->data = NULL;
+	s->slots = NULL;
+	s->len = s->cap = s->nr = s->mask = 0;
+}

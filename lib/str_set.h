@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef _LIB_STR_SET_H_
+#define _LIB_STR_SET_H_ 1
+
+/*
+ * A set of strings laid out one after another, each with its NUL, in the
+ * order they were first added: a BTF string section in the making.  One
+ * owner, no locking.
+ *	struct str_set s = {};
+ *	int off = str_set__add(&s, "name");	// its offset in s.data, or -ENOMEM
+ *	str_set__free(&s);
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+struct str_set {
+	char *data;
+	uint32_t len; /* bytes of data used */
+	uint32_t cap;
+	uint32_t *slots, mask, nr; /* open addressing: offsets + 1 by content; 0 is empty */
+};
+
+/* The offset of @str in @s->data, added at the end if it is not there yet. */
+int str_set__add(struct str_set *s, const char *str);
+void str_set__free(struct str_set *s);
+
+/* The hash of the @len bytes at @s that the set uses (FNV-1a), for indexes of strings elsewhere. */
+uint32_t str_set__hash(const char *s, size_t len);
+
+#endif /* _LIB_STR_SET_H_ */

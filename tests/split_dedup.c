@@ -1,0 +1,630 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * split_dedup: btf_dedup__split() (btf_dedup_split.c), our dedup of a
+ * module's BTF over a base it only reads, against what it reproduces:
+ * libbpf's btf__dedup() of split BTF on a base that libbpf parsed
+ * (btf_dedup__run() on btf__new_empty_split(), the types added in order).
+ *
+ * Each rule has a case with its expectation written out (which base type a
+ * module type becomes, which module types stay), and every case is also
+ * compared byte for byte with libbpf's output.  Then 400 pairs of base and
+ * module made from a fixed seed, with few names so that types collide (the
+ * same struct twice in a base, FWDs, enums with and without values, cycles
+ * through pointers), byte for byte.  Deterministic.
+ *
+ * Exits 0 when all hold ("split_dedup: N checks ok"), 1 otherwise.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <linux/btf.h>
+
+#include "btf_base.h"
+#include "btf_dedup.h"
+
+static int failures, checks, compared;
+static char tmpdir[] = "/tmp/split_dedup.XXXXXX";
+
+static void check(int ok, const char *what, const char *name)
+{
+	checks++;
+	if (!ok) {
+		failures++;
+		fprintf(stderr, "FAIL: %s: %s\n", name, what);
+	}
+}
+
+/* @base written to a file and read back both ways: ours, and libbpf's. */
+static struct btf_base *base_open(const struct btf *base, struct btf **libbpf)
+{
+	char path[64];
+	struct btf_base *b = NULL;
+	const char *cause;
+	const void *raw;
+	__u32 size;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/base.btf", tmpdir);
+	raw = btf__raw_data(base, &size);
+	f = fopen(path, "w");
+	if (!f || !raw || fwrite(raw, 1, size, f) != size || fclose(f)) {
+		perror("split_dedup: writing the base");
+		exit(2);
+	}
+	if (btf_base__open(path, &b, &cause)) {
+		fprintf(stderr, "split_dedup: btf_base__open: %s\n", cause);
+		exit(2);
+	}
+	*libbpf = btf__parse_raw(path);
+	if (!*libbpf) {
+		perror("split_dedup: btf__parse_raw");
+		exit(2);
+	}
+	return b;
+}
+
+/* The module's types added in order to split BTF on @base, as btf_chunks.c does. */
+static int reference_dedup(const struct btf *module, struct btf *base, struct btf **out)
+{
+	struct btf *split = btf__new_empty_split(base);
+	uint32_t n = btf__type_cnt(module), first = btf__type_cnt(base), id;
+	int err = split ? 0 : -ENOMEM;
+
+	for (id = 1; id < n && !err; id++) {
+		int new_id = btf__add_type(split, module, btf__type_by_id(module, id));
+		struct btf_type *t;
+
+		if (new_id < 0) {
+			err = new_id;
+			break;
+		}
+		t = (struct btf_type *)btf__type_by_id(split, new_id);
+		/* Its references, to the module's types, move past the base's. */
+		if (btf_is_mod(t) || btf_is_ptr(t) || btf_is_typedef(t) || btf_is_func(t) ||
+		    btf_is_var(t) || btf_is_decl_tag(t) || btf_is_type_tag(t)) {
+			if (t->type)
+				t->type += first - 1;
+		} else if (btf_is_array(t)) {
+			btf_array(t)->type += btf_array(t)->type ? first - 1 : 0;
+			btf_array(t)->index_type += btf_array(t)->index_type ? first - 1 : 0;
+		} else if (btf_is_composite(t)) {
+			struct btf_member *m = btf_members(t);
+			int i;
+
+			for (i = 0; i < btf_vlen(t); i++, m++)
+				m->type += m->type ? first - 1 : 0;
+		} else if (btf_is_func_proto(t)) {
+			struct btf_param *p = btf_params(t);
+			int i;
+
+			t->type += t->type ? first - 1 : 0;
+			for (i = 0; i < btf_vlen(t); i++, p++)
+				p->type += p->type ? first - 1 : 0;
+		} else if (btf_is_datasec(t)) {
+			struct btf_var_secinfo *v = btf_var_secinfos(t);
+			int i;
+
+			for (i = 0; i < btf_vlen(t); i++, v++)
+				v->type += first - 1;
+		}
+	}
+	err = err ?: btf_dedup__run(split);
+	if (err) {
+		btf__free(split);
+		return err;
+	}
+	*out = split;
+	return 0;
+}
+
+/*
+ * Ours and libbpf's on @module over @base: the same bytes (or the same
+ * error).  Ours in *@ours (libbpf's split BTF of it, to look into) if asked.
+ */
+static void compare(const char *name, struct btf *base, struct btf *module, struct btf **ours)
+{
+	struct btf *lb, *ref = NULL, *copy;
+	struct btf_base *b = base_open(base, &lb);
+	const void *ref_raw, *mod_raw;
+	uint32_t size, nr;
+	void *raw = NULL;
+	__u32 ref_size, mod_size;
+	int err, ref_err;
+	char path[64];
+	FILE *f;
+
+	/* Ours rewrites the module (the pointer rule): each side gets a copy. */
+	mod_raw = btf__raw_data(module, &mod_size);
+	copy = btf__new(mod_raw, mod_size);
+	ref_err = reference_dedup(module, lb, &ref);
+	err = btf_dedup__split(copy, b, &raw, &size, &nr);
+	check(err == ref_err, "the same error as libbpf's", name);
+	if (!err && !ref_err) {
+		ref_raw = btf__raw_data(ref, &ref_size);
+		check(size == ref_size && !memcmp(raw, ref_raw, size), "libbpf's bytes", name);
+		compared++;
+		check(nr == btf__type_cnt(ref) - btf__type_cnt(lb), "libbpf's type count", name);
+	}
+	if (ours && !err) {
+		snprintf(path, sizeof(path), "%s/split.btf", tmpdir);
+		f = fopen(path, "w");
+		if (!f || fwrite(raw, 1, size, f) != size || fclose(f))
+			exit(2);
+		*ours = btf__parse_raw_split(path, lb);
+		check(*ours != NULL, "libbpf reads ours", name);
+	} else if (ours) {
+		*ours = NULL;
+		btf__free(lb);
+	} else {
+		btf__free(lb);
+	}
+	free(raw);
+	btf__free(ref);
+	btf__free(copy);
+	btf_base__delete(b);
+}
+
+/* The ID of the type named @name of @kind in @btf (the last one), or 0. */
+static uint32_t find(const struct btf *btf, const char *name, int kind)
+{
+	uint32_t id, found = 0;
+
+	for (id = 1; id < btf__type_cnt(btf); id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (btf_kind(t) == kind && !strcmp(btf__name_by_offset(btf, t->name_off), name))
+			found = id;
+	}
+	return found;
+}
+
+static void done(struct btf *ours)
+{
+	if (ours) {
+		btf__free((struct btf *)btf__base_btf(ours));
+		btf__free(ours);
+	}
+}
+
+/* A module struct equal to the base's is the base's; one that differs stays. */
+static void case_struct(void)
+{
+	struct btf *base = btf__new_empty(), *mod = btf__new_empty(), *ours;
+	int i;
+
+	i = btf__add_int(base, "int", 4, BTF_INT_SIGNED);
+	btf__add_struct(base, "same", 4);
+	btf__add_field(base, "a", i, 0, 0);
+	btf__add_struct(base, "other", 4);
+	btf__add_field(base, "a", i, 0, 0);
+	i = btf__add_int(mod, "int", 4, BTF_INT_SIGNED);
+	btf__add_struct(mod, "same", 4);
+	btf__add_field(mod, "a", i, 0, 0);
+	btf__add_struct(mod, "other", 8);
+	btf__add_field(mod, "a", i, 0, 0);
+	btf__add_field(mod, "b", i, 32, 0);
+	btf__add_ptr(mod, 2);
+	compare("struct", base, mod, &ours);
+	if (ours) {
+		const struct btf_type *p = btf__type_by_id(ours, btf__type_cnt(ours) - 1);
+
+		check(btf__type_cnt(ours) == btf__type_cnt(btf__base_btf(ours)) + 2,
+		      "two module types: the differing struct, the pointer", "struct");
+		check(btf_is_ptr(p) && p->type == 2, "the pointer is to the base's struct",
+		      "struct");
+		check(find(ours, "other", BTF_KIND_STRUCT) > 3, "the differing struct stays",
+		      "struct");
+	}
+	done(ours);
+	btf__free(base);
+	btf__free(mod);
+}
+
+/*
+ * A module FWD: to the base's struct through a graph that meets the base's,
+ * and alone, by the one struct of its name; not to a struct of another kind.
+ */
+static void case_fwd(void)
+{
+	struct btf *base = btf__new_empty(), *mod = btf__new_empty(), *ours;
+	int i, s;
+
+	i = btf__add_int(base, "int", 4, BTF_INT_SIGNED);
+	s = btf__add_struct(base, "node", 8); /* 2 */
+	btf__add_field(base, "next", s + 1, 0, 0);
+	btf__add_ptr(base, s); /* 3 */
+	btf__add_struct(base, "lone", 4); /* 4 */
+	btf__add_field(base, "a", i, 0, 0);
+	btf__add_struct(base, "user", 8); /* 5 */
+	btf__add_field(base, "p", 3, 0, 0);
+	btf__add_fwd(mod, "node", BTF_FWD_STRUCT); /* 1 */
+	btf__add_ptr(mod, 1); /* 2 */
+	btf__add_struct(mod, "user", 8); /* 3 */
+	btf__add_field(mod, "p", 2, 0, 0);
+	btf__add_fwd(mod, "lone", BTF_FWD_STRUCT); /* 4 */
+	btf__add_ptr(mod, 4); /* 5 */
+	btf__add_fwd(mod, "lone", BTF_FWD_UNION); /* 6: of the other kind, stays */
+	compare("fwd", base, mod, &ours);
+	if (ours) {
+		uint32_t first = btf__type_cnt(btf__base_btf(ours));
+		const struct btf_type *p = btf__type_by_id(ours, first);
+
+		check(btf__type_cnt(ours) == first + 2, "a pointer and the union FWD stay", "fwd");
+		check(btf_is_ptr(p) && p->type == 4, "the FWD alone took the struct of its name",
+		      "fwd");
+	}
+	done(ours);
+	btf__free(base);
+	btf__free(mod);
+}
+
+/*
+ * A base FWD that a module struct would resolve: the base cannot change, so
+ * the module's struct holding a pointer to it stays, and so does the module's
+ * definition.
+ */
+static void case_base_fwd(void)
+{
+	struct btf *base = btf__new_empty(), *mod = btf__new_empty(), *ours;
+	int i;
+
+	btf__add_fwd(base, "hidden", BTF_FWD_STRUCT); /* 1 */
+	btf__add_ptr(base, 1); /* 2 */
+	btf__add_struct(base, "holder", 8); /* 3 */
+	btf__add_field(base, "p", 2, 0, 0);
+	i = btf__add_int(mod, "int", 4, BTF_INT_SIGNED); /* 1 */
+	btf__add_struct(mod, "hidden", 4); /* 2 */
+	btf__add_field(mod, "a", i, 0, 0);
+	btf__add_ptr(mod, 2); /* 3 */
+	btf__add_struct(mod, "holder", 8); /* 4 */
+	btf__add_field(mod, "p", 3, 0, 0);
+	compare("base_fwd", base, mod, &ours);
+	if (ours)
+		check(find(ours, "holder", BTF_KIND_STRUCT) > 3 &&
+			      find(ours, "hidden", BTF_KIND_STRUCT) > 3,
+		      "the module's holder and hidden stay", "base_fwd");
+	done(ours);
+	btf__free(base);
+	btf__free(mod);
+}
+
+/*
+ * Enums: equal ones meet, an enum64 does not meet an enum; one without values
+ * takes the first candidate of its name in libbpf's order, here the enum64
+ * the module added (the newest, the table having grown an odd number of
+ * times), not the base's enum.
+ */
+static void case_enum(void)
+{
+	struct btf *base = btf__new_empty(), *mod = btf__new_empty(), *ours;
+
+	btf__add_enum(base, "e", 4); /* 1 */
+	btf__add_enum_value(base, "E_A", 1);
+	btf__add_enum(base, NULL, 4); /* 2 */
+	btf__add_enum_value(base, "ANON", 7);
+	btf__add_enum(mod, "e", 4); /* 1: equal */
+	btf__add_enum_value(mod, "E_A", 1);
+	btf__add_enum64(mod, "e", 8, false); /* 2: an enum64 of the name */
+	btf__add_enum64_value(mod, "E_A", 1);
+	btf__add_enum(mod, "e", 4); /* 3: no values */
+	btf__add_enum(mod, NULL, 4); /* 4: anonymous, equal */
+	btf__add_enum_value(mod, "ANON", 7);
+	btf__add_ptr(mod, 3); /* 5 */
+	btf__add_ptr(mod, 4); /* 6 */
+	compare("enum", base, mod, &ours);
+	if (ours) {
+		uint32_t first = btf__type_cnt(btf__base_btf(ours));
+
+		check(btf__type_cnt(ours) == first + 3, "the enum64 and two pointers stay", "enum");
+		check(btf_is_enum64(btf__type_by_id(ours, first)), "the enum64 stays", "enum");
+		check(btf__type_by_id(ours, first + 1)->type == first,
+		      "the enum without values is the module's enum64", "enum");
+		check(btf__type_by_id(ours, first + 2)->type == 2,
+		      "the anonymous enum is the base's", "enum");
+	}
+	done(ours);
+	btf__free(base);
+	btf__free(mod);
+}
+
+/* Anonymous structs, arrays, prototypes, tags, variables: equal to the base's or not. */
+static void case_anon(void)
+{
+	struct btf *base = btf__new_empty(), *mod = btf__new_empty(), *ours;
+	int i, s, a, p;
+
+	i = btf__add_int(base, "int", 4, BTF_INT_SIGNED);
+	s = btf__add_struct(base, NULL, 4);
+	btf__add_field(base, "x", i, 0, 0);
+	a = btf__add_array(base, i, i, 3);
+	p = btf__add_func_proto(base, i);
+	btf__add_func_param(base, "v", a);
+	btf__add_func(base, "f", BTF_FUNC_GLOBAL, p);
+	btf__add_type_tag(base, "user", s);
+	i = btf__add_int(mod, "int", 4, BTF_INT_SIGNED);
+	s = btf__add_struct(mod, NULL, 4);
+	btf__add_field(mod, "x", i, 0, 0);
+	a = btf__add_array(mod, i, i, 3);
+	p = btf__add_func_proto(mod, i);
+	btf__add_func_param(mod, "v", a);
+	btf__add_func(mod, "f", BTF_FUNC_GLOBAL, p); /* the base's */
+	btf__add_func(mod, "g", BTF_FUNC_STATIC, p); /* new */
+	btf__add_decl_tag(mod, "tag", 6, -1);
+	btf__add_type_tag(mod, "user", s);
+	btf__add_var(mod, "v", BTF_VAR_STATIC, s);
+	btf__add_datasec(mod, ".data..percpu", 4);
+	btf__add_datasec_var_info(mod, 10, 0, 4);
+	compare("anon", base, mod, &ours);
+	if (ours) {
+		uint32_t first = btf__type_cnt(btf__base_btf(ours));
+
+		check(btf__type_cnt(ours) == first + 4, "g, its tag, the VAR and DATASEC stay",
+		      "anon");
+		check(btf_is_func(btf__type_by_id(ours, first)) &&
+			      btf__type_by_id(ours, first)->type == 4,
+		      "g's prototype is the base's", "anon");
+	}
+	done(ours);
+	btf__free(base);
+	btf__free(mod);
+}
+
+/* v1.31's libbpf: two pointers to one type are one, so what holds them meets the base's. */
+static void case_ptrs(void)
+{
+	struct btf *base = btf__new_empty(), *mod = btf__new_empty(), *ours;
+	int s;
+
+	s = btf__add_struct(base, "pair", 16); /* 1 */
+	btf__add_field(base, "a", 2, 0, 0);
+	btf__add_field(base, "b", 2, 64, 0);
+	btf__add_ptr(base, s); /* 2 */
+	s = btf__add_struct(mod, "pair", 16); /* 1 */
+	btf__add_field(mod, "a", 2, 0, 0);
+	btf__add_field(mod, "b", 3, 64, 0);
+	btf__add_ptr(mod, s); /* 2 */
+	btf__add_ptr(mod, s); /* 3: the same pointer again */
+	compare("ptrs", base, mod, &ours);
+	if (ours)
+		check(btf__type_cnt(ours) == btf__type_cnt(btf__base_btf(ours)),
+		      "nothing of the module stays", "ptrs");
+	done(ours);
+	btf__free(base);
+	btf__free(mod);
+}
+
+/* Strings: the base's first equal string; new ones after it, in order, no leading NUL. */
+static void case_strings(void)
+{
+	struct btf *base = btf__new_empty(), *mod = btf__new_empty(), *ours;
+	const struct btf_header *hdr;
+	const char *s;
+	__u32 size;
+
+	btf__add_int(base, "unsigned int", 4, 0);
+	btf__add_int(mod, "int", 4, BTF_INT_SIGNED); /* a suffix of a base string: new */
+	btf__add_int(mod, "zeta", 4, 0);
+	btf__add_typedef(mod, "unsigned int", 1);
+	btf__add_typedef(mod, "alpha", 1);
+	compare("strings", base, mod, &ours);
+	if (ours) {
+		hdr = btf__raw_data(ours, &size);
+		s = (const char *)(hdr + 1) + hdr->str_off;
+		check(hdr->str_len == sizeof("int") + sizeof("zeta") + sizeof("alpha") &&
+			      !strcmp(s, "int") && !strcmp(s + 4, "zeta") &&
+			      !strcmp(s + 9, "alpha"),
+		      "new strings in order", "strings");
+	}
+	done(ours);
+	btf__free(base);
+	btf__free(mod);
+}
+
+/* A cycle of reference types: -ELOOP, as libbpf. */
+static void case_loop(void)
+{
+	struct btf *base = btf__new_empty(), *mod = btf__new_empty();
+
+	btf__add_int(base, "int", 4, BTF_INT_SIGNED);
+	btf__add_const(mod, 2);
+	btf__add_volatile(mod, 1);
+	compare("loop", base, mod, NULL);
+	btf__free(base);
+	btf__free(mod);
+}
+
+/* ---- seeded pairs ---- */
+
+static unsigned int rnd_state;
+
+static unsigned int rnd(unsigned int n)
+{
+	rnd_state = rnd_state * 1103515245 + 12345;
+	return (rnd_state >> 16) % n;
+}
+
+static const char *const names[] = { "a", "b", "c", "list", "node", "int", NULL };
+
+static const char *rnd_name(void)
+{
+	return names[rnd(sizeof(names) / sizeof(names[0]))];
+}
+
+/*
+ * @n random types: reference types refer to earlier ones, members also up
+ * to 3 ahead (cycles through structs).
+ */
+static void add_random(struct btf *btf, unsigned int n, unsigned int shared_seed)
+{
+	unsigned int own = rnd_state, k;
+
+	for (k = 0; k < n; k++) {
+		uint32_t next = btf__type_cnt(btf), ref;
+		unsigned int i, vlen;
+
+		/* Some stretches the same in base and module: types to meet. */
+		if (k % 16 == 0)
+			rnd_state = shared_seed + k;
+		else if (k % 16 == 8)
+			rnd_state = own + k;
+		ref = next > 1 ? 1 + rnd(next - 1) : 0;
+		switch (rnd(12)) {
+		case 0:
+			btf__add_int(btf, rnd_name(), 1 << rnd(4), rnd(2) ? BTF_INT_SIGNED : 0);
+			break;
+		case 1:
+		case 2:
+			btf__add_ptr(btf, ref);
+			break;
+		case 3:
+			btf__add_const(btf, ref);
+			break;
+		case 4:
+			btf__add_typedef(btf, rnd_name(), ref);
+			break;
+		case 5:
+			btf__add_fwd(btf, rnd_name(), rnd(2));
+			break;
+		case 6:
+			btf__add_array(btf, ref, next > 1 ? 1 + rnd(next - 1) : 1, rnd(4));
+			break;
+		case 7:
+			vlen = rnd(3);
+			btf__add_enum(btf, rnd(3) ? rnd_name() : NULL, 4);
+			for (i = 0; i < vlen; i++)
+				btf__add_enum_value(btf, rnd_name(), i);
+			break;
+		case 8:
+			btf__add_func_proto(btf, rnd(3) ? ref : 0);
+			vlen = rnd(3);
+			for (i = 0; i < vlen; i++)
+				btf__add_func_param(btf, rnd(2) ? rnd_name() : NULL, ref);
+			break;
+		default:
+			vlen = rnd(4);
+			(rnd(4) ? btf__add_struct : btf__add_union)(btf, rnd(4) ? rnd_name() : NULL,
+								    8 * vlen);
+			for (i = 0; i < vlen; i++)
+				btf__add_field(btf, rnd_name(), 1 + rnd(next + 3), 64 * i, 0);
+			break;
+		}
+	}
+}
+
+/* References past the last type point at the first (they were meant for cycles). */
+static void clamp_refs(struct btf *btf, uint32_t first)
+{
+	uint32_t end = btf__type_cnt(btf), id;
+
+	for (id = first; id < end; id++) {
+		struct btf_type *t = (struct btf_type *)btf__type_by_id(btf, id);
+		uint32_t *refs[64];
+		int n = 0, i;
+
+		if (btf_is_composite(t)) {
+			for (i = 0; i < btf_vlen(t); i++)
+				refs[n++] = &btf_members(t)[i].type;
+		} else if (btf_is_func_proto(t)) {
+			refs[n++] = &t->type;
+			for (i = 0; i < btf_vlen(t); i++)
+				refs[n++] = &btf_params(t)[i].type;
+		} else if (btf_is_array(t)) {
+			refs[n++] = &btf_array(t)->type;
+			refs[n++] = &btf_array(t)->index_type;
+		} else if (!btf_is_int(t) && !btf_is_fwd(t) && !btf_is_any_enum(t)) {
+			refs[n++] = &t->type;
+		}
+		for (i = 0; i < n; i++)
+			if (*refs[i] >= end)
+				*refs[i] = first;
+	}
+}
+
+static void seeded(unsigned int seed)
+{
+	struct btf *base = btf__new_empty(), *mod = btf__new_empty();
+	char name[32];
+
+	snprintf(name, sizeof(name), "seed %u", seed);
+	rnd_state = seed;
+	btf__add_int(base, "int", 4, BTF_INT_SIGNED);
+	add_random(base, 20 + rnd(60), seed * 7);
+	clamp_refs(base, 1);
+	rnd_state = seed * 31 + 5;
+	add_random(mod, 10 + rnd(40), seed * 7);
+	clamp_refs(mod, 1);
+	compare(name, base, mod, NULL);
+	btf__free(base);
+	btf__free(mod);
+}
+
+/* The same struct several times in a base: which one a module's becomes is libbpf's order. */
+static void case_order(unsigned int copies, unsigned int filler)
+{
+	struct btf *base = btf__new_empty(), *mod = btf__new_empty();
+	char name[48];
+	unsigned int i, j;
+
+	snprintf(name, sizeof(name), "order %u copies, %u between", copies, filler);
+	btf__add_int(base, "int", 4, BTF_INT_SIGNED);
+	for (i = 0; i < copies; i++) {
+		btf__add_struct(base, "dup", 4);
+		btf__add_field(base, "x", 1, 0, 0);
+		for (j = 0; j < filler * (i + 1); j++)
+			btf__add_int(base, "filler", 4, j % 2 ? BTF_INT_SIGNED : 0);
+	}
+	btf__add_int(mod, "int", 4, BTF_INT_SIGNED);
+	btf__add_struct(mod, "dup", 4);
+	btf__add_field(mod, "x", 1, 0, 0);
+	btf__add_ptr(mod, 2);
+	compare(name, base, mod, NULL);
+	btf__free(base);
+	btf__free(mod);
+}
+
+int main(void)
+{
+	unsigned int i;
+	int before;
+
+	libbpf_set_print(NULL);
+	if (!mkdtemp(tmpdir)) {
+		perror("split_dedup: mkdtemp");
+		return 2;
+	}
+	case_struct();
+	case_fwd();
+	case_base_fwd();
+	case_enum();
+	case_anon();
+	case_ptrs();
+	case_strings();
+	case_loop();
+	for (i = 2; i <= 5; i++) {
+		case_order(i, 0);
+		case_order(i, 1);
+		case_order(i, 3);
+		case_order(i, 10);
+	}
+	before = compared;
+	for (i = 0; i < 400; i++)
+		seeded(i);
+	printf("split_dedup: %d of 400 seeded pairs deduplicated, the others refused by both\n",
+	       compared - before);
+	/* Most must dedup (not end in a reference cycle) to test anything. */
+	check(compared - before >= 300, "300 of the 400 seeded pairs deduplicated", "seeded");
+	unlink(strcat(strcpy((char[80]){ 0 }, tmpdir), "/base.btf"));
+	unlink(strcat(strcpy((char[80]){ 0 }, tmpdir), "/split.btf"));
+	rmdir(tmpdir);
+	if (failures) {
+		fprintf(stderr, "split_dedup: %d of %d checks failed\n", failures, checks);
+		return 1;
+	}
+	printf("split_dedup: %d checks ok\n", checks);
+	return 0;
+}
