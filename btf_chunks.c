@@ -252,8 +252,7 @@ int btf_encoder__end_chunk(struct btf_encoder *e)
 		c->nr_types = btf__type_cnt(c->btf) - c->first_id;
 	else
 		err = btf_encoder__dedup_carried(e, c);
-	if (!e->conf->base)
-		err = err ?: btf_chunk__compact(c);
+	err = err ?: btf_chunk__compact(c);
 	e->chunk = NULL;
 	e->btf = NULL;
 	return err;
@@ -303,6 +302,32 @@ static int remap_to_merged(uint32_t *id, void *ctx)
 	if (*id >= c->first_id + c->nr_types)
 		return -EINVAL;
 	*id = btf_chunk__merged_id(c, *id);
+	return 0;
+}
+
+/*
+ * A module's chunks appended with libbpf's btf__add_btf() to a BTF of its
+ * own, each chunk freed once appended: the BTF grows as the chunks go, and
+ * needs no copy made modifiable for the functions and variables (which
+ * btf__new() of the bytes concatenated would).
+ */
+static int btf_chunks__add(struct btf *btf, struct btf_chunk **chunks, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct btf_chunk *c = chunks[i];
+		int first;
+
+		if (c->first_id != 1 || c->nr_types != btf__type_cnt(c->btf) - 1)
+			return -EPROTO;
+		c->merged_id = btf__type_cnt(btf);
+		first = btf__add_btf(btf, c->btf);
+		if (first < 0)
+			return first;
+		btf__free(c->btf);
+		c->btf = NULL;
+	}
 	return 0;
 }
 
@@ -532,8 +557,11 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct b
 	chunks = btf_encoders__chunks(encoders, nr, &nr_chunks);
 	if (!chunks)
 		return -ENOMEM;
-	if (!conf->base || btf_encoders__split_raw(conf)) {
+	if (!conf->base) {
 		btf = btf_chunks__concat(chunks, nr_chunks, &err);
+	} else if (btf_encoders__split_raw(conf)) {
+		btf = btf__new_empty();
+		err = btf ? btf_chunks__add(btf, chunks, nr_chunks) : -ENOMEM;
 	} else {
 		struct btf *base = btf_base__libbpf(conf->base);
 

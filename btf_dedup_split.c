@@ -58,10 +58,11 @@
  */
 struct cand {
 	uint64_t key;
-	uint32_t id;
+	uint32_t id; /* | CAND_BACK: added at the back of its list */
 	uint32_t next; /* the entry added before it to its chain */
-	bool back; /* added at the back of its list */
 };
+
+#define CAND_BACK 0x80000000u
 
 struct cand_table {
 	struct cand *v;
@@ -69,15 +70,15 @@ struct cand_table {
 	uint32_t *heads, mask;
 	size_t libbpf_cap; /* the capacity libbpf's map would have */
 	unsigned int grows;
-	uint32_t *out; /* the last cand_table__get(), cap entries at most */
+	uint32_t *out, out_cap; /* the last cand_table__get() */
 };
 
 struct dedup {
 	const struct btf_base *base;
 	uint32_t nb; /* base types with void: the module's first type ID */
 	uint32_t nr; /* base and module types with void */
-	char *types; /* the module's types, renumbered after the base's */
-	uint32_t *offs; /* offs[id - nb] */
+	/* The module's types, in its BTF, rewritten in place: IDs after the base's. */
+	struct btf_type **types; /* types[id - nb] */
 	uint32_t *map, *hypot;
 	uint32_t *hypot_list;
 	size_t hypot_nr, hypot_cap;
@@ -89,7 +90,7 @@ static const struct btf_type btf_void;
 
 static struct btf_type *split_type(const struct dedup *d, uint32_t id)
 {
-	return (struct btf_type *)(d->types + d->offs[id - d->nb]);
+	return d->types[id - d->nb];
 }
 
 static const struct btf_type *type_of(const struct dedup *d, uint32_t id)
@@ -110,6 +111,7 @@ static uint64_t cand_bucket(const struct cand_table *c, uint64_t key)
 	return (key * 0x9e3779b97f4a7c15ull) >> 32 & c->mask;
 }
 
+/* Room for @max entries at first (more as they come), and about as many chains. */
 static int cand_table__init(struct cand_table *c, uint32_t max)
 {
 	uint32_t buckets = 16;
@@ -119,9 +121,8 @@ static int cand_table__init(struct cand_table *c, uint32_t max)
 	c->cap = max;
 	c->mask = buckets - 1;
 	c->v = malloc(max * sizeof(*c->v));
-	c->out = malloc(max * sizeof(*c->out));
 	c->heads = malloc(buckets * sizeof(*c->heads));
-	if (!c->v || !c->out || !c->heads)
+	if (!c->v || !c->heads)
 		return -ENOMEM;
 	memset(c->heads, 0xff, buckets * sizeof(*c->heads));
 	return 0;
@@ -134,33 +135,60 @@ static void cand_table__free(struct cand_table *c)
 	free(c->heads);
 }
 
-static void cand_table__add(struct cand_table *c, uint64_t key, uint32_t id)
+static int cand_table__add(struct cand_table *c, uint64_t key, uint32_t id)
 {
 	uint32_t *head = &c->heads[cand_bucket(c, key)];
 
+	if (c->nr == c->cap) {
+		struct cand *v = realloc(c->v, 2 * c->cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		c->v = v;
+		c->cap *= 2;
+	}
 	if (!c->libbpf_cap || (c->nr + 1) * 4 / 3 > c->libbpf_cap) {
 		c->libbpf_cap = c->libbpf_cap ? 2 * c->libbpf_cap : 4;
 		c->grows++;
 	}
-	c->v[c->nr] = (struct cand){ key, id, *head, c->grows & 1 };
+	c->v[c->nr] = (struct cand){ key, id | (c->grows & 1 ? CAND_BACK : 0), *head };
 	*head = c->nr++;
+	return 0;
 }
 
-/* The candidates of @key in libbpf's order, in c->out; their count. */
-static uint32_t cand_table__get(struct cand_table *c, uint64_t key)
+static int cand_table__push(struct cand_table *c, uint32_t n, uint32_t id)
 {
-	bool odd = c->grows & 1;
-	uint32_t n = 0, lead = 0, i, e;
+	if (n == c->out_cap) {
+		uint32_t cap = c->out_cap ? 2 * c->out_cap : 64, *out;
 
-	/* The chain has them newest first; those at the read-first end lead. */
-	for (e = c->heads[cand_bucket(c, key)]; e != NO_ENTRY; e = c->v[e].next)
-		if (c->v[e].key == key && c->v[e].back == odd)
-			c->out[n++] = c->v[e].id;
-	lead = n;
-	for (e = c->heads[cand_bucket(c, key)]; e != NO_ENTRY; e = c->v[e].next)
-		if (c->v[e].key == key && c->v[e].back != odd)
-			c->out[n++] = c->v[e].id;
-	/* The others, oldest first. */
+		out = realloc(c->out, cap * sizeof(*out));
+		if (!out)
+			return -ENOMEM;
+		c->out = out;
+		c->out_cap = cap;
+	}
+	c->out[n] = id & ~CAND_BACK;
+	return 0;
+}
+
+/* The candidates of @key in libbpf's order, in c->out: their count, or a negative errno. */
+static int cand_table__get(struct cand_table *c, uint64_t key)
+{
+	uint32_t lead_back = c->grows & 1 ? CAND_BACK : 0, n = 0, lead, i, e, pass;
+
+	/*
+	 * The chain has them newest first: those at the end read first lead,
+	 * newest first; then the others, oldest first.
+	 */
+	for (pass = 0; pass < 2; pass++) {
+		lead = n;
+		for (e = c->heads[cand_bucket(c, key)]; e != NO_ENTRY; e = c->v[e].next) {
+			if (c->v[e].key != key || ((c->v[e].id & CAND_BACK) == lead_back) != !pass)
+				continue;
+			if (cand_table__push(c, n++, c->v[e].id))
+				return -ENOMEM;
+		}
+	}
 	for (i = 0; i < (n - lead) / 2; i++) {
 		uint32_t t = c->out[lead + i];
 
@@ -547,9 +575,12 @@ static int dedup_prim(struct dedup *d, uint32_t id)
 {
 	const struct btf_type *t = type_of(d, id);
 	uint64_t h = kind_of(t)->hash(t);
-	uint32_t n = cand_table__get(&d->cands, h), i, to = id;
+	int n = cand_table__get(&d->cands, h), i;
 	bool is_int = btf_is_int(t);
+	uint32_t to = id;
 
+	if (n < 0)
+		return n;
 	for (i = 0; i < n && to == id; i++) {
 		const struct btf_type *c = type_of(d, d->cands.out[i]);
 
@@ -557,9 +588,7 @@ static int dedup_prim(struct dedup *d, uint32_t id)
 			to = d->cands.out[i];
 	}
 	d->map[id] = to;
-	if (to == id)
-		cand_table__add(&d->cands, h, id);
-	return 0;
+	return to == id ? cand_table__add(&d->cands, h, id) : 0;
 }
 
 /*
@@ -571,8 +600,11 @@ static int dedup_enum(struct dedup *d, uint32_t id)
 {
 	const struct btf_type *t = type_of(d, id);
 	uint64_t h = hash_enum(t);
-	uint32_t n = cand_table__get(&d->cands, h), i, to = id;
+	int n = cand_table__get(&d->cands, h), i;
+	uint32_t to = id;
 
+	if (n < 0)
+		return n;
 	for (i = 0; i < n; i++) {
 		uint32_t c_id = d->cands.out[i];
 		const struct btf_type *c = type_of(d, c_id);
@@ -590,23 +622,23 @@ static int dedup_enum(struct dedup *d, uint32_t id)
 		d->map[c_id] = id;
 	}
 	d->map[id] = to;
-	if (to == id)
-		cand_table__add(&d->cands, h, id);
-	return 0;
+	return to == id ? cand_table__add(&d->cands, h, id) : 0;
 }
 
 /* A struct or union: the first candidate whose type graph is its own. */
 static int dedup_composite(struct dedup *d, uint32_t id)
 {
 	const struct btf_type *t = type_of(d, id);
+	uint32_t to = id;
+	int n, i, eq;
 	uint64_t h;
-	uint32_t n, i, to = id;
-	int eq;
 
 	if (is_mapped(d, id))
 		return 0;
 	h = hash_struct(t);
 	n = cand_table__get(&d->cands, h);
+	if (n < 0)
+		return n;
 	for (i = 0; i < n && to == id; i++) {
 		uint32_t c = d->cands.out[i];
 
@@ -624,9 +656,7 @@ static int dedup_composite(struct dedup *d, uint32_t id)
 			to = c;
 	}
 	d->map[id] = to;
-	if (to == id)
-		cand_table__add(&d->cands, h, id);
-	return 0;
+	return to == id ? cand_table__add(&d->cands, h, id) : 0;
 }
 
 static int resolve_ref(uint32_t *id, void *ctx);
@@ -639,9 +669,9 @@ static int resolve_ref(uint32_t *id, void *ctx);
 static int dedup_ref(struct dedup *d, uint32_t id)
 {
 	struct btf_type *t;
-	uint32_t n, i, to = id;
+	uint32_t to = id;
+	int n, i, err;
 	uint64_t h;
-	int err;
 
 	if (d->map[id] == ID_ON_PATH)
 		return -ELOOP;
@@ -656,13 +686,14 @@ static int dedup_ref(struct dedup *d, uint32_t id)
 		return err;
 	h = kind_of(t)->hash(t);
 	n = cand_table__get(&d->cands, h);
+	if (n < 0)
+		return n;
 	for (i = 0; i < n && to == id; i++)
 		if (kind_of(t)->equal(t, type_of(d, d->cands.out[i])))
 			to = d->cands.out[i];
 	d->map[id] = to;
-	if (to == id)
-		cand_table__add(&d->cands, h, id);
-	return to;
+	err = to == id ? cand_table__add(&d->cands, h, id) : 0;
+	return err ?: (int)to;
 }
 
 static int resolve_ref(uint32_t *id, void *ctx)
@@ -779,8 +810,8 @@ static int dedup_base(struct dedup *d)
 		const struct btf_type *t = btf_base__type(d->base, id);
 
 		d->map[id] = id;
-		if (kind_of(t)->hash)
-			cand_table__add(&d->cands, kind_of(t)->hash(t), id);
+		if (kind_of(t)->hash && cand_table__add(&d->cands, kind_of(t)->hash(t), id))
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -833,32 +864,26 @@ static int shift_id(uint32_t *id, void *ctx)
 }
 
 /*
- * The module's types, copied, each ID past the base's, each string the base's
+ * The module's types, in place, each ID past the base's, each string the base's
  * or a new one (@strs gets those, their offsets past btf_base__str_len()).
  */
-static int dedup__load(struct dedup *d, const struct btf *module, struct str_set *strs)
+static int dedup__load(struct dedup *d, struct btf *module, struct str_set *strs)
 {
-	uint32_t n = btf__type_cnt(module) - 1, id, size = 0;
+	uint32_t n = btf__type_cnt(module) - 1, id;
 	struct strs_remap r = { module, d->base, strs };
 	struct ids_shift s = { d->nb, n + 1 };
 	int err = 0;
 
-	for (id = 1; id <= n; id++)
-		size += btf_type__size(btf__type_by_id(module, id));
 	d->nr = d->nb + n;
-	d->types = malloc(size ?: 1);
-	d->offs = malloc((n ?: 1) * sizeof(*d->offs));
-	if (!d->types || !d->offs)
+	d->types = malloc((n ?: 1) * sizeof(*d->types));
+	if (!d->types)
 		return -ENOMEM;
-	for (id = 1, size = 0; id <= n && !err; id++) {
-		const struct btf_type *t = btf__type_by_id(module, id);
-		struct btf_type *c = (struct btf_type *)(d->types + size);
+	for (id = 1; id <= n && !err; id++) {
+		struct btf_type *t = btf_type__mut(module, id);
 
-		memcpy(c, t, btf_type__size(t));
-		d->offs[id - 1] = size;
-		size += btf_type__size(t);
-		err = btf_type__visit_ids(c, shift_id, &s);
-		err = err ?: btf_type__visit_strs(c, remap_str, &r);
+		d->types[id - 1] = t;
+		err = btf_type__visit_ids(t, shift_id, &s);
+		err = err ?: btf_type__visit_strs(t, remap_str, &r);
 	}
 	return err;
 }
@@ -879,7 +904,8 @@ static int dedup__init(struct dedup *d)
 
 		d->map[id] = btf_is_var(t) || btf_is_datasec(t) ? id : ID_UNSEEN;
 	}
-	err = cand_table__init(&d->cands, d->nr);
+	/* The base's, and room for a quarter of the module's to begin with. */
+	err = cand_table__init(&d->cands, d->nb + (d->nr - d->nb) / 4 + 16);
 	return err ?: dedup_base(d);
 }
 
@@ -956,7 +982,6 @@ static void dedup__free(struct dedup *d, struct str_set *strs)
 {
 	cand_table__free(&d->cands);
 	free(d->types);
-	free(d->offs);
 	free(d->map);
 	free(d->hypot);
 	free(d->hypot_list);
