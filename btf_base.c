@@ -17,6 +17,8 @@
 #include "lib/btf_types.h"
 #include "lib/str_set.h"
 
+#define SIEVE_BITS 16
+
 struct btf_base {
 	char *path;
 	void *map; /* the file */
@@ -28,9 +30,6 @@ struct btf_base {
 	uint32_t types_len, str_len;
 	uint32_t nr; /* types with void */
 	uint32_t *offs; /* offs[id]: type @id's offset in types */
-	/* Open addressing: string offsets + 1 (0 is an empty slot), by content. */
-	uint32_t *str_slots;
-	uint32_t str_mask;
 	struct btf *libbpf;
 };
 
@@ -59,48 +58,47 @@ bool btf_base__native(const struct btf_base *b)
 	return b->native;
 }
 
-/* The slot of @s: where it is, or the empty one where it would go. */
-static uint32_t *str_slot(const struct btf_base *b, const char *s, uint32_t len)
+/* A cheap sieve of a string (its length and three of its bytes), to skip most base strings. */
+static uint32_t str_sieve(const char *s, size_t len)
 {
-	uint32_t i = str_set__hash(s, len) & b->str_mask;
+	uint32_t h = len * 0x9e3779b1u;
 
-	for (;; i = (i + 1) & b->str_mask) {
-		uint32_t *slot = &b->str_slots[i];
-		const char *t = b->strs + *slot - 1;
-
-		if (!*slot || (!memcmp(t, s, len) && !t[len]))
-			return slot;
-	}
+	if (len)
+		h ^= ((unsigned char)s[0] << 16) ^ ((unsigned char)s[len / 2] << 8) ^
+		     (unsigned char)s[len - 1];
+	return (h * 0x85ebca6bu) >> (32 - SIEVE_BITS);
 }
 
-int btf_base__find_str(const struct btf_base *b, const char *s, uint32_t len)
+int btf_base__find_strs(const struct btf_base *b, const struct str_set *strs, int32_t *offs)
 {
-	const uint32_t *slot = str_slot(b, s, len);
+	const char *p = b->strs, *end = b->strs + b->str_len, *s;
+	uint64_t *sieve = calloc(1u << (SIEVE_BITS - 6), sizeof(*sieve));
+	size_t len;
 
-	return *slot ? (int)(*slot - 1) : -ENOENT;
-}
-
-/* Every string of the section, the first of equal ones kept, as libbpf's strset. */
-static int btf_base__index_strs(struct btf_base *b)
-{
-	const char *p = b->strs, *end = b->strs + b->str_len;
-	uint32_t n = 0, cap = 16;
-
-	for (p = b->strs; p < end; p = memchr(p, 0, end - p) + 1)
-		n++;
-	while (cap < 2 * n)
-		cap *= 2;
-	b->str_slots = calloc(cap, sizeof(*b->str_slots));
-	if (!b->str_slots)
+	if (!sieve)
 		return -ENOMEM;
-	b->str_mask = cap - 1;
-	for (p = b->strs; p < end;) {
-		uint32_t len = strlen(p), *slot = str_slot(b, p, len);
+	for (s = strs->data; s < strs->data + strs->len; s += len + 1) {
+		uint32_t k;
 
-		if (!*slot)
-			*slot = p - b->strs + 1;
-		p += len + 1;
+		len = strlen(s);
+		k = str_sieve(s, len);
+		sieve[k >> 6] |= 1ull << (k & 63);
+		offs[s - strs->data] = -ENOENT;
 	}
+	/* The base's strings in order: the first of equal ones wins, as in libbpf's string set. */
+	for (; p < end; p += len + 1) {
+		uint32_t k;
+		int at;
+
+		len = strlen(p);
+		k = str_sieve(p, len);
+		if (!(sieve[k >> 6] & 1ull << (k & 63)))
+			continue;
+		at = str_set__find(strs, p, len, str_set__hash(p, len));
+		if (at >= 0 && offs[at] < 0)
+			offs[at] = p - b->strs;
+	}
+	free(sieve);
 	return 0;
 }
 
@@ -186,7 +184,7 @@ static int btf_base__set_raw(struct btf_base *b, const void *data, size_t size)
 	b->str_len = hdr->str_len;
 	if (b->strs[0] || b->strs[b->str_len - 1])
 		return -EINVAL;
-	return btf_base__index_types(b) ?: btf_base__index_strs(b);
+	return btf_base__index_types(b);
 }
 
 /* The .BTF section of the ELF image at b->map: -ENOENT without one. */
@@ -309,7 +307,6 @@ void btf_base__delete(struct btf_base *b)
 	if (!b)
 		return;
 	btf__free(b->libbpf);
-	free(b->str_slots);
 	free(b->offs);
 	free(b->copy);
 	if (b->elf)

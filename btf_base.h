@@ -11,8 +11,8 @@
  * libbpf would parse the base, then copy it and hash all its strings the
  * first time a string is looked up in it (it makes the base modifiable), and
  * hash all its types again in every dedup of split BTF.  Here the file is
- * mapped, its types indexed and checked in one pass, its strings indexed in
- * another, and nothing is copied; btf_dedup__split() (btf_dedup.h) reads it
+ * mapped, its types indexed and checked in one pass, its strings looked up
+ * all at once in another (btf_base__find_strs()), and nothing is copied; btf_dedup__split() (btf_dedup.h) reads it
  * as it is.
  *
  * Opened and freed by the main thread; read-only in between, so any thread
@@ -24,6 +24,7 @@
 struct btf;
 struct btf_type;
 struct btf_base;
+struct str_set;
 
 /*
  * Reads the base BTF in @path: raw BTF, or an ELF file's .BTF section, as
@@ -50,11 +51,13 @@ uint32_t btf_base__str_len(const struct btf_base *base);
 const char *btf_base__str(const struct btf_base *base, uint32_t off);
 
 /*
- * The offset of the first string of the section equal to @s (@len bytes,
- * no NUL), as libbpf's btf__find_str() answers for a base: a string that
- * only ends another one is not found.  -ENOENT when there is none.
+ * For each string of @strs (a str_set, lib/str_set.h), the offset of the
+ * first string of the section equal to it, as libbpf's btf__find_str()
+ * answers for a base (a string that only ends another one is not found),
+ * or -ENOENT: in @offs, indexed by the string's offset in @strs->data.
+ * One pass over the section, whatever the number of strings; 0 or -ENOMEM.
  */
-int btf_base__find_str(const struct btf_base *base, const char *s, uint32_t len);
+int btf_base__find_strs(const struct btf_base *base, const struct str_set *strs, int32_t *offs);
 
 /*
  * Whether the base is in this machine's byte order: only then is it indexed

@@ -816,33 +816,63 @@ static int dedup_base(struct dedup *d)
 	return 0;
 }
 
-struct strs_remap {
+struct strs_collect {
 	const struct btf *module;
-	const struct btf_base *base;
-	struct str_set *strs;
+	struct str_set *all;
 };
 
-/* A module string's offset: the base's equal string, or a new one after the base's. */
-static int remap_str(uint32_t *off, void *ctx)
+/* A module string, once among all it names, in the order met: the field says which. */
+static int collect_str(uint32_t *off, void *ctx)
 {
-	const struct strs_remap *r = ctx;
+	const struct strs_collect *c = ctx;
 	const char *s;
-	int to;
+	int at;
 
 	if (!*off)
 		return 0;
-	s = btf__str_by_offset(r->module, *off);
+	s = btf__str_by_offset(c->module, *off);
 	if (!s)
 		return -EINVAL;
-	to = btf_base__find_str(r->base, s, strlen(s));
-	if (to >= 0) {
-		*off = to;
-		return 0;
+	at = str_set__add(c->all, s);
+	if (at < 0)
+		return at;
+	*off = at;
+	return 0;
+}
+
+static int final_str(uint32_t *off, void *ctx)
+{
+	*off = ((const int32_t *)ctx)[*off];
+	return 0;
+}
+
+/*
+ * Each string of @all (the empty one first) the base's first equal one, or
+ * else a new one in @strs, in @all's order: where each goes, by its offset
+ * in @all, in *@to.
+ */
+static int dedup__strs(const struct dedup *d, const struct str_set *all, struct str_set *strs,
+		       int32_t **to)
+{
+	const char *s;
+	int32_t *o = malloc(all->len * sizeof(*o));
+	int err = o ? btf_base__find_strs(d->base, all, o) : -ENOMEM;
+
+	for (s = all->data; !err && s < all->data + all->len; s += strlen(s) + 1) {
+		int at;
+
+		if (o[s - all->data] >= 0)
+			continue;
+		at = str_set__add(strs, s);
+		if (at < 0)
+			err = at;
+		o[s - all->data] = btf_base__str_len(d->base) + at;
 	}
-	to = str_set__add(r->strs, s);
-	if (to < 0)
-		return to;
-	*off = btf_base__str_len(r->base) + to;
+	if (err) {
+		free(o);
+		return err;
+	}
+	*to = o;
 	return 0;
 }
 
@@ -870,21 +900,27 @@ static int shift_id(uint32_t *id, void *ctx)
 static int dedup__load(struct dedup *d, struct btf *module, struct str_set *strs)
 {
 	uint32_t n = btf__type_cnt(module) - 1, id;
-	struct strs_remap r = { module, d->base, strs };
+	struct str_set all = {};
+	struct strs_collect c = { module, &all };
 	struct ids_shift s = { d->nb, n + 1 };
-	int err = 0;
+	int32_t *to = NULL;
+	int err;
 
 	d->nr = d->nb + n;
 	d->types = malloc((n ?: 1) * sizeof(*d->types));
-	if (!d->types)
-		return -ENOMEM;
-	for (id = 1; id <= n && !err; id++) {
+	err = d->types ? str_set__add(&all, "") : -ENOMEM;
+	for (id = 1; id <= n && err >= 0; id++) {
 		struct btf_type *t = btf_type__mut(module, id);
 
 		d->types[id - 1] = t;
 		err = btf_type__visit_ids(t, shift_id, &s);
-		err = err ?: btf_type__visit_strs(t, remap_str, &r);
+		err = err ?: btf_type__visit_strs(t, collect_str, &c);
 	}
+	err = err < 0 ? err : dedup__strs(d, &all, strs, &to);
+	for (id = 0; !err && id < n; id++)
+		btf_type__visit_strs(d->types[id], final_str, to);
+	free(to);
+	str_set__free(&all);
 	return err;
 }
 

@@ -460,10 +460,8 @@ fail:
 	return err;
 }
 
-void dwarf_loader__close(struct dwarf_loader *l)
+void dwarf_loader__release(struct dwarf_loader *l)
 {
-	if (!l)
-		return;
 	if (l->dwfl)
 		dwfl_end(l->dwfl);
 	else if (l->dwarf)
@@ -472,6 +470,20 @@ void dwarf_loader__close(struct dwarf_loader *l)
 		elf_end(l->elf);
 	if (l->fd >= 0)
 		close(l->fd);
+	l->dwfl = NULL;
+	l->module = NULL;
+	l->dwarf = NULL;
+	l->elf = NULL;
+	l->info = NULL;
+	l->debug_info = l->debug_info_end = NULL;
+	l->fd = -1;
+}
+
+void dwarf_loader__close(struct dwarf_loader *l)
+{
+	if (!l)
+		return;
+	dwarf_loader__release(l);
 	free(l);
 }
 

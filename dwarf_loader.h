@@ -23,6 +23,15 @@ struct dwarf_loader;
 int dwarf_loader__open(const char *path, struct dwarf_loader **out, const char **cause);
 void dwarf_loader__close(struct dwarf_loader *loader);
 
+/*
+ * Frees the DWARF and the ELF handles before the loader is closed, once no
+ * DIE is read again (and nothing points into the ELF file's data): for a
+ * module, libdwfl's relocated copy of its DWARF is most of what the
+ * process holds, and the merge of split BTF needs none of it.
+ * dwarf_loader__elf() is NULL after it.  Main thread, workers done.
+ */
+void dwarf_loader__release(struct dwarf_loader *loader);
+
 /* The libelf handle of the file, for reading its symbols and sections. */
 struct Elf *dwarf_loader__elf(const struct dwarf_loader *loader);
 

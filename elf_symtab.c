@@ -12,6 +12,7 @@ struct elf_symtab {
 	struct elf_section *sections;
 	size_t nr_sections;
 	int relocatable;
+	char *names; /* after elf_symtab__own_names(): every name, copied */
 };
 
 /*
@@ -121,10 +122,41 @@ struct elf_symtab *elf_symtab__new(Elf *elf)
 	return st;
 }
 
+/* Copies @s to *@p and moves *@p past its NUL: the copy (NULL stays NULL). */
+static const char *names__put(char **p, const char *s)
+{
+	const char *copy = *p;
+
+	if (!s)
+		return NULL;
+	*p = stpcpy(*p, s) + 1;
+	return copy;
+}
+
+int elf_symtab__own_names(struct elf_symtab *st)
+{
+	size_t len = 0, i;
+	char *p;
+
+	for (i = 0; i < st->nr_syms; i++)
+		len += strlen(st->syms[i].name) + 1;
+	for (i = 0; i < st->nr_sections; i++)
+		len += st->sections[i].name ? strlen(st->sections[i].name) + 1 : 0;
+	st->names = p = malloc(len ?: 1);
+	if (!p)
+		return -ENOMEM;
+	for (i = 0; i < st->nr_syms; i++)
+		st->syms[i].name = names__put(&p, st->syms[i].name);
+	for (i = 0; i < st->nr_sections; i++)
+		st->sections[i].name = names__put(&p, st->sections[i].name);
+	return 0;
+}
+
 void elf_symtab__delete(struct elf_symtab *st)
 {
 	if (!st)
 		return;
+	free(st->names);
 	free(st->syms);
 	free(st->sections);
 	free(st);

@@ -33,6 +33,13 @@ struct elf_section {
 struct elf_symtab *elf_symtab__new(Elf *elf);
 void elf_symtab__delete(struct elf_symtab *symtab);
 
+/*
+ * Copies the names of the symbols and sections into the table's own memory,
+ * so that it outlives the ELF handle it was read from; before anything
+ * takes a name from it.  0 or -ENOMEM.
+ */
+int elf_symtab__own_names(struct elf_symtab *symtab);
+
 size_t elf_symtab__nr_syms(const struct elf_symtab *symtab);
 const struct elf_sym *elf_symtab__sym(const struct elf_symtab *symtab, size_t i);
 

@@ -452,6 +452,9 @@ static int encode(struct dwarf_loader *loader, const struct btf_encoder_conf *co
 	if (conf->verbose)
 		fprintf(stderr, "pahole: encoding the CUs with %u workers: %.3f s\n", conf->jobs,
 			now() - start);
+	/* Split BTF is never encoded again (BTF_ENCODERS_AGAIN): its merge needs no DWARF. */
+	if (!err && conf->base)
+		dwarf_loader__release(loader);
 	if (!err)
 		err = btf_encoders__merge(encoders, conf->jobs, out);
 	for (i = 0; i < conf->jobs; i++)
@@ -596,6 +599,13 @@ static int encode_file(const char *path, struct btf_encoder_conf *conf, struct b
 			err == -EINVAL ? "corrupt .symtab" : strerror(-err));
 		dwarf_loader__close(loader);
 		return err;
+	}
+	/* Its names must outlive the ELF file's data, which split BTF lets go early. */
+	if (symtab && conf->base && elf_symtab__own_names(symtab)) {
+		fprintf(stderr, "pahole: %s: %s\n", path, strerror(ENOMEM));
+		elf_symtab__delete(symtab);
+		dwarf_loader__close(loader);
+		return -ENOMEM;
 	}
 	conf->symtab = symtab;
 	conf__set_param_regs(conf, dwarf_loader__elf(loader));

@@ -89,7 +89,7 @@ EOF
 fi
 
 exec python3 - "$ours" "$peer" "$base" "$opts" "$tmp" "$fixed" "$keep" <<'PY'
-import os, shlex, statistics, subprocess, sys
+import os, shlex, statistics, subprocess, sys, time
 
 ours, peer, base, opts, tmp, fixed, keep = sys.argv[1:8]
 fixed = int(fixed)
@@ -99,10 +99,10 @@ opts = shlex.split(opts)
 def run(binary, module, out):
     """One encoding: (ok, cpu s, wall s, peak RSS KB)."""
     argv = [binary] + opts + ["--btf_base", base, "--btf_encode_detached=" + out, module]
-    t0 = os.times().elapsed
+    t0 = time.monotonic()
     p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, ru = os.wait4(p.pid, 0)
-    wall = os.times().elapsed - t0
+    wall = time.monotonic() - t0
     return (os.waitstatus_to_exitcode(status) == 0, ru.ru_utime + ru.ru_stime, wall, ru.ru_maxrss)
 
 

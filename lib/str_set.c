@@ -76,6 +76,21 @@ int str_set__add(struct str_set *s, const char *str)
 	return s->slots[i] - 1;
 }
 
+int str_set__find(const struct str_set *s, const char *str, size_t len, uint32_t hash)
+{
+	uint32_t i;
+
+	if (!s->mask)
+		return -ENOENT;
+	for (i = hash & s->mask; s->slots[i]; i = (i + 1) & s->mask) {
+		const char *t = s->data + s->slots[i] - 1;
+
+		if (!memcmp(t, str, len) && !t[len])
+			return s->slots[i] - 1;
+	}
+	return -ENOENT;
+}
+
 void str_set__free(struct str_set *s)
 {
 	free(s->data);
