@@ -74,6 +74,8 @@ struct btf_encoder_conf {
 	unsigned int features; /* BTF_FEAT() bits */
 	int verbose;
 	unsigned int jobs;
+	/* -j without N: fewer workers than jobs for a small input (pahole.c). */
+	bool jobs_auto;
 	/* DW_LANG_* values whose CUs are skipped; zero-terminated. */
 	const int *lang_exclude;
 	/* With --btf_base: the BTF that the output is split BTF on top of. */

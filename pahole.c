@@ -130,6 +130,7 @@ struct args {
 	bool features_listed;
 	bool encode;
 	unsigned int jobs;
+	bool jobs_auto; /* -j without N */
 	int verbose;
 	int lang_exclude[NR_LANGS + 1];
 	char bad_feature[128]; /* why a list was refused */
@@ -284,6 +285,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->btf_base = arg;
 		break;
 	case 'j':
+		a->jobs_auto = !arg;
 		if (parse_jobs(arg, &a->jobs))
 			argp_failure(state, 64, 0, "invalid number of jobs '%s' (1..%d)", arg,
 				     MAX_JOBS);
@@ -365,6 +367,7 @@ static void args__conf(const struct args *a, struct btf_encoder_conf *conf)
 {
 	conf->verbose = a->verbose;
 	conf->jobs = a->jobs ?: 1;
+	conf->jobs_auto = a->jobs_auto;
 	conf->lang_exclude = a->lang_exclude;
 	conf->features = a->features;
 }
@@ -429,35 +432,56 @@ static int encode_chunk(void *ctx, const struct dwarf_chunk *chunk)
 	return err ?: btf_encoder__end_chunk(encoder);
 }
 
+/*
+ * The workers to start: -jN's N; for -j without N, one per CPU but one per
+ * WORKER_INFO_BYTES of .debug_info at most.  A thread of its own costs a
+ * small module more CPU (its stack, its malloc arena, the shootdowns of its
+ * mappings) than it saves, and a kernel build runs its modules' pahole side
+ * by side anyway; the output is the same whatever the count.
+ */
+#define WORKER_INFO_BYTES (4u << 20)
+
+static unsigned int encode_workers(const struct btf_encoder_conf *conf)
+{
+	size_t info = conf->debug_info_end - conf->debug_info;
+	size_t most = info / WORKER_INFO_BYTES + 1;
+
+	if (!conf->jobs_auto || !conf->debug_info || most >= conf->jobs)
+		return conf->jobs;
+	/* One worker shares the main thread's arena, as with -j1 (see main()). */
+	if (most == 1)
+		mallopt(M_ARENA_MAX, 1);
+	return most;
+}
+
 static int encode(struct dwarf_loader *loader, const struct btf_encoder_conf *conf,
 		  struct btf_encoded *out)
 {
+	unsigned int nr = encode_workers(conf), i;
 	struct btf_encoder **encoders;
 	double start = now();
-	unsigned int i;
 	int err = 0;
 
-	encoders = calloc(conf->jobs, sizeof(*encoders));
+	encoders = calloc(nr, sizeof(*encoders));
 	if (!encoders)
 		return -ENOMEM;
-	for (i = 0; i < conf->jobs && !err; i++) {
+	for (i = 0; i < nr && !err; i++) {
 		encoders[i] = btf_encoder__new(conf);
 		if (!encoders[i])
 			err = -ENOMEM;
 	}
 	if (!err)
-		err = dwarf_loader__for_each_chunk(loader, conf->jobs, encode_chunk,
-						   (void **)encoders, conf->lang_exclude,
-						   conf->verbose);
+		err = dwarf_loader__for_each_chunk(loader, nr, encode_chunk, (void **)encoders,
+						   conf->lang_exclude, conf->verbose);
 	if (conf->verbose)
-		fprintf(stderr, "pahole: encoding the CUs with %u workers: %.3f s\n", conf->jobs,
+		fprintf(stderr, "pahole: encoding the CUs with %u workers: %.3f s\n", nr,
 			now() - start);
 	/* Split BTF is never encoded again (BTF_ENCODERS_AGAIN): its merge needs no DWARF. */
 	if (!err && conf->base)
 		dwarf_loader__release(loader);
 	if (!err)
-		err = btf_encoders__merge(encoders, conf->jobs, out);
-	for (i = 0; i < conf->jobs; i++)
+		err = btf_encoders__merge(encoders, nr, out);
+	for (i = 0; i < nr; i++)
 		btf_encoder__delete(encoders[i]);
 	free(encoders);
 	return err;
