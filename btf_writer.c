@@ -123,22 +123,21 @@ static bool stop_signal_pending(void)
 }
 
 /*
- * Syncs the file, gives it a name and renames it over the destination.
- * SIGINT and SIGTERM stay blocked from here on: one that arrived before the
- * rename undoes the work here; one that arrives later finds it done.
+ * Gives the file a name and renames it over the destination.  SIGINT and
+ * SIGTERM stay blocked from here on: one that arrived before the rename
+ * undoes the work here; one that arrives later finds it done.  No fsync:
+ * the rename replaces the file whole for every process, and whatever kills
+ * this one; waiting for the disk is what a compiler or linker does not do
+ * either, and a kernel build writes thousands of modules (each fsync cost
+ * some 3 ms, and stalls of a second behind other writers).
  */
 static int out_file__commit(struct out_file *o, const char **cause)
 {
 	char proc[64];
-	int err = 0, dirfd;
+	int err = 0;
 	sigset_t old;
 
 	block_signals(&old);
-	if (fsync(o->fd) != 0) {
-		err = -errno;
-		*cause = strerror(errno);
-		goto out;
-	}
 	if (!o->named) {
 		int fd = mkostemp(o->tmp, O_CLOEXEC);
 
@@ -171,11 +170,6 @@ static int out_file__commit(struct out_file *o, const char **cause)
 		goto out;
 	}
 	o->named = false;
-	dirfd = open(o->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dirfd >= 0) {
-		fsync(dirfd);
-		close(dirfd);
-	}
 out:
 	out_file__abort(o);
 	return err;
