@@ -31,9 +31,10 @@ TIME := /usr/bin/time -f 'wall time: %e s, peak RSS: %M KiB'
 
 # Debian 12 packages: toolchain, libraries, and what the tests and `make run` use.
 # libclang-rt-14-dev: clang's sanitizer and libFuzzer runtimes (only
-# recommended by clang); llvm: llvm-symbolizer, for file:line in reports.
+# recommended by clang); llvm: llvm-symbolizer, for file:line in reports;
+# dwarves: the pahole that tests/test_fallback.sh hands -C to.
 DEB_PKGS := cmake gcc clang pkg-config make libdw-dev libelf-dev libbpf-dev zlib1g-dev \
-	bpftool python3 xz-utils binutils time libclang-rt-14-dev llvm valgrind dwz
+	bpftool python3 xz-utils binutils time libclang-rt-14-dev llvm valgrind dwz dwarves
 
 .PHONY: all deps build run run-corpus run-sample check check-asan check-tsan fuzz-build fuzz-check fuzz clean format
 

@@ -32,6 +32,7 @@
 #include "dwarf_loader.h"
 #include "elf_functions.h"
 #include "elf_symtab.h"
+#include "pahole_fallback.h"
 
 #define PAHOLE_VERSION "v1.31"
 #define MAX_JOBS 1024
@@ -704,6 +705,9 @@ int main(int argc, char *argv[])
 	size_t layout_size = 0;
 	int err;
 
+	/* Anything but encoding BTF is dwarves' pahole's (pahole_fallback.h). */
+	if (!pahole_fallback__ours(argc, argv))
+		return pahole_fallback__exec(argv);
 	if (argp_parse(&argp, argc, argv, 0, NULL, &args) != 0)
 		return EXIT_FAILURE;
 	args__conf(&args, &conf);

@@ -520,7 +520,7 @@ usage_error "-j0" "'0'" -J -j0 --btf_encode_detached="$OUT/out.btf" "$full"
 usage_error "-j100000" "100000" -J -j100000 --btf_encode_detached="$OUT/out.btf" "$full"
 usage_error "-jx" "'x'" -J -jx --btf_encode_detached="$OUT/out.btf" "$full"
 usage_error "--jobs=0" "'0'" -J --jobs=0 --btf_encode_detached="$OUT/out.btf" "$full"
-usage_error "unknown option" no-such-option-xyz --no-such-option-xyz "$full"
+usage_error "unknown option" no-such-option-xyz -J --no-such-option-xyz "$full"
 usage_error "two FILEs" FILE -J "$full" "$nodwarf"
 
 what="--version"
