@@ -21,7 +21,9 @@
 # --btf_features=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs
 # --lang_exclude=rust), with --btf_base and --btf_encode_detached added.
 # Each module is encoded by ours and by the peer in turn (who goes first
-# alternates); CPU is user+system from wait4(), peak RSS its ru_maxrss.
+# alternates), once it and the base have been read into the page cache
+# (as a build's module just written is); CPU is user+system from wait4(),
+# peak RSS its ru_maxrss, wall the time to wait4().
 # Prints the sums, the medians and the largest, and ours/peer; a module
 # where ours failed and the peer did not is listed.  A script, not a test:
 # it asserts nothing.  Needs a quiet machine: ratios are within one run.
@@ -60,14 +62,16 @@ if [ ! -f "$base" ] && [ -x "$top/../shared/tools/corpus" ]; then
 fi
 [ -f "$base" ] || { echo "modules.sh: no base BTF at $base" >&2; exit 1; }
 
-tmp=$(mktemp -d)
+# Outputs go to memory where there is some (/dev/shm): the disk's writeback is no
+# part of what is measured.
+tmp=$(mktemp -d -p "$([ -w /dev/shm ] && echo /dev/shm || echo "${TMPDIR:-/tmp}")")
 trap 'rm -rf "$tmp"' EXIT
 for i in "${inputs[@]}"; do
 	if [ -d "$i" ]; then find "$i" -name '*.ko' -type f; else echo "$i"; fi
 done | sort -u > "$tmp/all"
 if [ "$sample" -gt 0 ]; then
 	awk -v seed="$seed" 'BEGIN { srand(seed) } { printf "%.9f\t%s\n", rand(), $0 }' "$tmp/all" |
-		sort -k1,1 | head -n "$sample" | cut -f2 | sort > "$tmp/list"
+		sort -k1,1 | awk -v n="$sample" 'NR <= n' | cut -f2 | sort > "$tmp/list"
 else
 	cp "$tmp/all" "$tmp/list"
 fi
@@ -97,13 +101,22 @@ opts = shlex.split(opts)
 
 
 def run(binary, module, out):
-    """One encoding: (ok, cpu s, wall s, peak RSS KB)."""
+    """One encoding: (ok, cpu s, wall s, peak RSS KB, major page faults)."""
     argv = [binary] + opts + ["--btf_base", base, "--btf_encode_detached=" + out, module]
     t0 = time.monotonic()
     p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, ru = os.wait4(p.pid, 0)
     wall = time.monotonic() - t0
-    return (os.waitstatus_to_exitcode(status) == 0, ru.ru_utime + ru.ru_stime, wall, ru.ru_maxrss)
+    return (os.waitstatus_to_exitcode(status) == 0, ru.ru_utime + ru.ru_stime, wall, ru.ru_maxrss,
+            ru.ru_majflt)
+
+
+def warm(path):
+    """Reads @path into the page cache: a build's module was just written, and
+    this machine keeps few files cached; neither side should pay for the disk."""
+    with open(path, "rb") as f:
+        while f.read(1 << 20):
+            pass
 
 
 def median(v):
@@ -121,7 +134,7 @@ if fixed:
     for i in range(fixed):
         order = [("ours", ours), ("peer", peer)]
         for name, binary in order if i % 2 == 0 else reversed(order):
-            ok, c, _, r = run(binary, obj, os.path.join(tmp, name + ".btf"))
+            ok, c, _, r, _ = run(binary, obj, os.path.join(tmp, name + ".btf"))
             if not ok:
                 sys.exit("modules.sh: %s failed on the fixed-cost object" % name)
             cpu[name].append(c)
@@ -139,6 +152,8 @@ rows = []
 for i, m in enumerate(modules):
     order = [("ours", ours), ("peer", peer)]
     res = {}
+    warm(base)
+    warm(m)
     for name, binary in order if i % 2 == 0 else reversed(order):
         res[name] = run(binary, m, os.path.join(tmp, name + ".btf"))
     rows.append((m, res["ours"], res["peer"]))
@@ -148,9 +163,11 @@ both = [(m, o, p) for m, o, p in rows if o[0] and p[0]]
 if keep:
     os.makedirs(keep, exist_ok=True)
     with open(os.path.join(keep, "modules.tsv"), "w") as f:
-        f.write("module\tours_ok\tours_cpu\tours_wall\tours_rss_kb\tpeer_ok\tpeer_cpu\tpeer_wall\tpeer_rss_kb\n")
+        f.write("module\tours_ok\tours_cpu\tours_wall\tours_rss_kb\tours_majflt"
+                "\tpeer_ok\tpeer_cpu\tpeer_wall\tpeer_rss_kb\tpeer_majflt\n")
         for m, o, p in rows:
-            f.write("%s\t%d\t%.4f\t%.4f\t%d\t%d\t%.4f\t%.4f\t%d\n" % ((m,) + tuple(o) + tuple(p)))
+            f.write("%s\t%d\t%.4f\t%.4f\t%d\t%d\t%d\t%.4f\t%.4f\t%d\t%d\n" %
+                    ((m,) + tuple(o) + tuple(p)))
 
 sums = {k: [sum(r[j][i] for r in both) for i in (1, 2)] for k, j in (("ours", 1), ("peer", 2))}
 rss_ratios = sorted((o[3] / p[3], m) for m, o, p in both)
