@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,6 +15,13 @@
 #ifndef PAHOLE_FALLBACK_DEFAULT
 #define PAHOLE_FALLBACK_DEFAULT ""
 #endif
+
+/*
+ * Every build of this pahole holds these bytes (the line said when there is
+ * no fallback), and dwarves' does not: another copy of ours on PATH is no
+ * fallback, or two would hand an invocation to each other forever.
+ */
+#define OURS_MARKER "this pahole only encodes BTF (-J); dwarves' pahole does the rest"
 
 /* dwarves' pahole's short options that take an argument (v1.31's pahole.c). */
 static const char short_with_arg[] = "BcCfFiHztDxyXw";
@@ -89,13 +98,28 @@ bool pahole_fallback__ours(int argc, char *argv[])
 	return false;
 }
 
-/* Whether @path is an executable file other than this program. */
+/* Whether the file @path, of @size bytes, is a build of this pahole. */
+static bool is_ours(const char *path, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	void *map = fd >= 0 && size ? mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
+	bool ours = map != MAP_FAILED && memmem(map, size, OURS_MARKER, strlen(OURS_MARKER));
+
+	if (map != MAP_FAILED)
+		munmap(map, size);
+	if (fd >= 0)
+		close(fd);
+	return ours;
+}
+
+/* Whether @path is an executable file other than this program, nor a copy of it. */
 static bool other_pahole(const char *path, const struct stat *self)
 {
 	struct stat st;
 
 	return !stat(path, &st) && S_ISREG(st.st_mode) && !access(path, X_OK) &&
-	       (st.st_dev != self->st_dev || st.st_ino != self->st_ino);
+	       (st.st_dev != self->st_dev || st.st_ino != self->st_ino) &&
+	       !is_ours(path, st.st_size);
 }
 
 /* The first pahole on PATH that is not this one, in @buf; or NULL. */
@@ -138,9 +162,8 @@ int pahole_fallback__exec(char *argv[])
 			path = PAHOLE_FALLBACK_DEFAULT;
 	}
 	if (!path) {
-		fprintf(stderr,
-			"pahole: this pahole only encodes BTF (-J); dwarves' pahole does the rest, and "
-			"none was found (PAHOLE_FALLBACK names one)\n");
+		fprintf(stderr, "pahole: " OURS_MARKER
+				", and none was found (PAHOLE_FALLBACK names one)\n");
 		return 64;
 	}
 	execv(path, argv);

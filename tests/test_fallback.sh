@@ -5,7 +5,7 @@
 #      non-encoding form reaches it exactly (arguments, exit status, stdin and
 #      stdout passed through), -V adding nothing; the encoding forms and
 #      --version, --supported_btf_features, --help stay ours;
-#   2. a link to ours earlier on PATH is skipped; PAHOLE_FALLBACK wins over
+#   2. a link to ours earlier on PATH is skipped, so is a copy of ours; PAHOLE_FALLBACK wins over
 #      PATH; PAHOLE_FALLBACK naming ours is refused, not looped on;
 #   3. no fallback (PAHOLE_FALLBACK=none, or none on PATH): exit 64 and one line;
 #   4. with dwarves' pahole installed (Debian's dwarves): `pahole -C
@@ -100,6 +100,12 @@ rm -f "$TMP/args"
 PATH=$STANDIN_PATH "$TMP/first/pahole" -C x vmlinux > /dev/null 2>&1 < /dev/null
 [ -f "$TMP/args" ] && ok "run through a link on PATH: the link to ours skipped" ||
 	not_ok "run through a link: the stand-in was not found past the link to ours"
+mkdir -p "$TMP/copy"
+cp "$PAHOLE" "$TMP/copy/pahole"
+rm -f "$TMP/args"
+PATH="$TMP/copy:$STANDIN_PATH" "$TIMEOUT" 10 "$TMP/first/pahole" -C x vmlinux > /dev/null 2>&1 < /dev/null
+[ -f "$TMP/args" ] && ok "a copy of ours on PATH is passed over too (no hand-off back and forth)" ||
+	not_ok "a copy of ours on PATH: the stand-in was not reached"
 mkdir -p "$TMP/other"
 cp "$TMP/bin/pahole" "$TMP/other/pahole"
 sed -i "s|$TMP/args|$TMP/args.other|" "$TMP/other/pahole"
