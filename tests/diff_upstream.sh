@@ -124,32 +124,61 @@ one()
 		line="upstream wrote nothing, ours did: $(grep -m1 -v '^$' "$dir/upstream.log")"
 	elif [ ! -s "$dir/ours.btf" ]; then
 		line="ours wrote nothing, upstream did"
-	else
-		python3 "$btfcanon" diff "$dir/upstream.btf" "$dir/ours.btf" --max 20 \
-			${base:+${split:+--base-a "$base" --base-b "$base"}} > "$dir/diff" 2>&1
-		line=$(awk '
-			/only in A:/ { a = $0; sub(/.*only in A: */, "", a); sub(/ .*/, "", a)
-				       b = $0; sub(/.*only in B: */, "", b)
-				       if (a + b) kinds = kinds sprintf(" %s(-%d/+%d)", $1, a, b) }
-			/^differences:/ { n = $2 }
-			END { if (n == "") print "btfcanon failed"
-			      else printf "differences: %s%s\n", n, kinds ? "  kinds:" kinds : "" }' "$dir/diff")
-	fi
-	echo "$name  $line"
-	if { [ "$line" = "differences: 0" ] || [[ $line == "refused as upstream"* ]]; } &&
-		[ "$keep" = 0 ]; then
-		rm -rf "$dir"
-	else
+	elif [ ${#split[@]} -gt 0 ]; then
+		# Compared by btfcanon_batch.py once all are encoded, on one parse of the base.
+		echo "$dir/upstream.btf $dir/ours.btf $dir/diff" > "$dir/pending"
 		echo "$f" > "$dir/input"
+		return
+	else
+		python3 "$btfcanon" diff "$dir/upstream.btf" "$dir/ours.btf" --max 20 > "$dir/diff" 2>&1
+		line=$(summarize "$dir/diff")
+	fi
+	report "$name" "$line" "$dir" "$f"
+}
+
+# summarize DIFF: btfcanon diff's output as one line.
+summarize()
+{
+	awk '
+		/only in A:/ { a = $0; sub(/.*only in A: */, "", a); sub(/ .*/, "", a)
+			       b = $0; sub(/.*only in B: */, "", b)
+			       if (a + b) kinds = kinds sprintf(" %s(-%d/+%d)", $1, a, b) }
+		/^differences:/ { n = $2 }
+		END { if (n == "") print "btfcanon failed"
+		      else printf "differences: %s%s\n", n, kinds ? "  kinds:" kinds : "" }' "$1"
+}
+
+# report NAME LINE DIR INPUT: print the line; keep DIR only if it differs (or --keep).
+report()
+{
+	echo "$1  $2"
+	if { [ "$2" = "differences: 0" ] || [[ $2 == "refused as upstream"* ]]; } &&
+		[ "$keep" = 0 ]; then
+		rm -rf "$3"
+	else
+		echo "$4" > "$3/input"
 	fi
 }
-export -f one
+export -f one summarize report
 export upstream ours base outdir keep btfcanon
 export common_str="${common[*]}"
 
 printf '%s\n' "${files[@]}" |
 	xargs -d '\n' -P "$jobs" -I{} bash -c 'common=($common_str); one "$1"' _ {} |
 	tee "$outdir/results.txt"
+# The modules: their diffs, then their lines.
+pending=$(find "$outdir" -mindepth 2 -maxdepth 2 -name pending | sort)
+if [ -n "$pending" ]; then
+	# shellcheck disable=SC2086 # one path per line
+	cat $pending | python3 "$top/tests/btfcanon_batch.py" "$btfcanon" "$base" ||
+		echo "diff_upstream.sh: btfcanon_batch.py failed" >&2
+	for p in $pending; do
+		dir=$(dirname "$p")
+		rm -f "$p"
+		report "$(basename "$(cat "$dir/input")")" "$(summarize "$dir/diff")" "$dir" \
+			"$(cat "$dir/input")"
+	done | tee -a "$outdir/results.txt"
+fi
 total=$(wc -l < "$outdir/results.txt")
 same=$(grep -c '  differences: 0$' "$outdir/results.txt")
 refused=$(grep -c '  refused as upstream' "$outdir/results.txt")
