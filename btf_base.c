@@ -156,32 +156,33 @@ static int btf_base__index_types(struct btf_base *b)
 /* Points @b at the raw BTF @data of @size bytes, checked as libbpf checks a base's. */
 static int btf_base__set_raw(struct btf_base *b, const void *data, size_t size)
 {
-	const struct btf_header *hdr = data;
+	struct btf_header hdr;
 	const char *start;
 
-	if (size < sizeof(*hdr))
+	/* An ELF section need not be aligned: the header is read as bytes. */
+	if (size < sizeof(hdr))
 		return -EINVAL;
-	if (hdr->magic == bswap_16(BTF_MAGIC)) {
+	memcpy(&hdr, data, sizeof(hdr));
+	if (hdr.magic == bswap_16(BTF_MAGIC)) {
 		b->native = false; /* libbpf reads it */
 		return 0;
 	}
-	if (hdr->magic != BTF_MAGIC || hdr->hdr_len > size ||
-	    size - hdr->hdr_len < (uint64_t)hdr->str_off + hdr->str_len ||
-	    (uint64_t)hdr->type_off + hdr->type_len > hdr->str_off || hdr->type_off % 4 ||
-	    !hdr->str_len)
+	if (hdr.magic != BTF_MAGIC || hdr.hdr_len > size ||
+	    size - hdr.hdr_len < (uint64_t)hdr.str_off + hdr.str_len ||
+	    (uint64_t)hdr.type_off + hdr.type_len > hdr.str_off || hdr.type_off % 4 || !hdr.str_len)
 		return -EINVAL;
 	b->native = true;
-	if ((uintptr_t)((const char *)data + hdr->hdr_len) % 4) {
+	if ((uintptr_t)((const char *)data + hdr.hdr_len) % 4) {
 		b->copy = malloc(size);
 		if (!b->copy)
 			return -ENOMEM;
 		data = memcpy(b->copy, data, size);
 	}
-	start = (const char *)data + ((const struct btf_header *)data)->hdr_len;
-	b->types = start + hdr->type_off;
-	b->types_len = hdr->type_len;
-	b->strs = start + hdr->str_off;
-	b->str_len = hdr->str_len;
+	start = (const char *)data + hdr.hdr_len;
+	b->types = start + hdr.type_off;
+	b->types_len = hdr.type_len;
+	b->strs = start + hdr.str_off;
+	b->str_len = hdr.str_len;
 	if (b->strs[0] || b->strs[b->str_len - 1])
 		return -EINVAL;
 	return btf_base__index_types(b);
