@@ -195,9 +195,11 @@ static int btf_base__elf_btf(struct btf_base *b, const void **data, size_t *size
 	size_t shstrndx;
 
 	elf_version(EV_CURRENT);
+	errno = 0;
 	b->elf = elf_memory(b->map, b->map_size);
+	/* libelf fails alike for a bad file and for no memory: errno tells. */
 	if (!b->elf || elf_kind(b->elf) != ELF_K_ELF || elf_getshdrstrndx(b->elf, &shstrndx))
-		return -EINVAL;
+		return errno == ENOMEM ? -ENOMEM : -EINVAL;
 	while ((scn = elf_nextscn(b->elf, scn))) {
 		GElf_Shdr shdr;
 		const char *name;
@@ -221,7 +223,7 @@ static int btf_base__elf_btf(struct btf_base *b, const void **data, size_t *size
 static const char *btf_base__cause(const struct btf_base *b, bool elf, int err)
 {
 	if (err == -ENOMEM)
-		return strerror(ENOMEM);
+		return "out of memory";
 	if (!elf)
 		return "truncated or corrupt BTF";
 	if (!b->elf || elf_kind(b->elf) != ELF_K_ELF)

@@ -40,11 +40,14 @@ int btf_encoder__sibling(struct btf_encoder *e, Dwarf_Die *die)
 
 int btf_encoder__corrupt(struct btf_encoder *e, Dwarf_Die *die)
 {
+	/* libdw's calls fail alike for a bad DIE and for no memory: errno tells. */
+	int err = errno == ENOMEM ? -ENOMEM : -EBADMSG;
+
 	if (!e->cu.err) {
-		e->cu.err = -EBADMSG;
+		e->cu.err = err;
 		e->cu.bad_off = dwarf_dieoffset(die);
 	}
-	return -EBADMSG;
+	return err;
 }
 
 static int btf_encoder__encode_children(struct btf_encoder *e, Dwarf_Die *parent);
@@ -845,6 +848,7 @@ int btf_encoder__encode_cu(struct btf_encoder *e, Dwarf_Die *cu_die, uint32_t cu
 	if (!e->conf->merged_cus || !e->cu.open)
 		btf_encoder__begin_cu(e, cu_index);
 	btf_encoder__begin_unit(e, cu_die);
+	errno = 0; /* what btf_encoder__corrupt() reads was left by this unit's calls */
 	err = btf_encoder__encode_children(e, cu_die);
 	if (err || !e->conf->merged_cus)
 		err = err ?: btf_encoder__finish_cu(e);

@@ -197,27 +197,41 @@ static void dwarf_loader__find_mapped_info(struct dwarf_loader *l)
 	}
 }
 
+/*
+ * libelf, libdwfl and libdw fail alike when they run out of memory and when
+ * the file is bad; their headers publish no error codes, but what malloc and
+ * mmap left in errno (cleared before the calls) tells memory apart.
+ */
+static int open_failed(int err, const char *what, const char **cause)
+{
+	if (errno == ENOMEM) {
+		*cause = "out of memory";
+		return -ENOMEM;
+	}
+	*cause = what;
+	return err;
+}
+
 static int dwarf_loader__open_elf(struct dwarf_loader *l, const char *path, uint64_t file_size,
 				  const char **cause)
 {
 	GElf_Ehdr ehdr;
 	size_t shstrndx;
 
+	errno = 0;
 	l->elf = elf_begin(l->fd, ELF_C_READ_MMAP, NULL);
-	if (!l->elf || elf_kind(l->elf) != ELF_K_ELF) {
-		*cause = "not an ELF file";
-		return -ENOEXEC;
-	}
+	if (!l->elf || elf_kind(l->elf) != ELF_K_ELF)
+		return open_failed(-ENOEXEC, "not an ELF file", cause);
 	if (!gelf_getehdr(l->elf, &ehdr) || elf_getshdrstrndx(l->elf, &shstrndx) != 0 ||
-	    !elf_headers_fit(l->elf, &ehdr, file_size)) {
-		*cause = "truncated or corrupt ELF file";
-		return -ENOEXEC;
-	}
-	if (!elf_strings_terminated(l->elf)) {
-		*cause = "corrupt DWARF: a string section does not end its last string";
-		return -ENOEXEC;
-	}
+	    !elf_headers_fit(l->elf, &ehdr, file_size))
+		return open_failed(-ENOEXEC, "truncated or corrupt ELF file", cause);
+	if (!elf_strings_terminated(l->elf))
+		return open_failed(-ENOEXEC,
+				   "corrupt DWARF: a string section does not end its last string",
+				   cause);
 	if (!elf_has_debug_info(l->elf, &l->info_sec_size)) {
+		if (errno == ENOMEM)
+			return open_failed(-ENOMEM, NULL, cause);
 		*cause = "no DWARF (.debug_info) in the file";
 		return -ENODATA;
 	}
@@ -225,15 +239,16 @@ static int dwarf_loader__open_elf(struct dwarf_loader *l, const char *path, uint
 		int err = dwarf_loader__open_relocated(l, path);
 
 		if (err)
-			*cause = err == -EBADMSG ? "corrupt DWARF: cannot read or relocate it" :
-						   "cannot read or relocate its DWARF";
-		return err;
+			return open_failed(err,
+					   err == -EBADMSG ?
+						   "corrupt DWARF: cannot read or relocate it" :
+						   "cannot read or relocate its DWARF",
+					   cause);
+		return 0;
 	}
 	l->dwarf = dwarf_begin_elf(l->elf, DWARF_C_READ, NULL);
-	if (!l->dwarf) {
-		*cause = dwarf_errmsg(-1);
-		return -ENOEXEC;
-	}
+	if (!l->dwarf)
+		return open_failed(-ENOEXEC, dwarf_errmsg(-1), cause);
 	dwarf_loader__find_mapped_info(l);
 	return 0;
 }
@@ -620,12 +635,13 @@ static bool cu_queue__take(struct cu_queue *q, struct dwarf_chunk *chunk)
 			break;
 		}
 		cu_die = &chunk->cu_die[chunk->nr];
+		errno = 0;
 		rc = dwarf_get_units(q->dwarf, q->cu, &next, &version, &unit_type, cu_die, &subdie);
 
 		if (rc != 0) {
-			/* 1 is the end; -1 a unit header libdw cannot read. */
+			/* 1 is the end; -1 a unit header libdw cannot read (or no memory). */
 			if (rc < 0)
-				q->err = -EBADMSG;
+				q->err = errno == ENOMEM ? -ENOMEM : -EBADMSG;
 			q->done = true;
 			break;
 		}
@@ -716,14 +732,21 @@ int dwarf_loader__for_each_chunk(struct dwarf_loader *l, unsigned int nr_workers
 	/*
 	 * N threads for -jN, -j1 too, as pahole starts them: the main thread
 	 * only waits (upstream's tests/reproducible_build.sh counts them).
+	 * Threads that cannot be started (a limit on processes, no memory for
+	 * a stack) leave the work to those that were, or to the main thread
+	 * itself: the chunks, and so the output, are the same.
 	 */
 	for (i = 0; i < nr_workers; i++, started++) {
 		err = -pthread_create(&workers[i].thread, NULL, worker__run, &workers[i]);
-		if (err) {
-			cu_queue__fail(&q, err);
+		if (err)
 			break;
-		}
 	}
+	if (err && verbose)
+		fprintf(stderr, "pahole: %u of %u worker threads could not be started (%s): %s\n",
+			nr_workers - started, nr_workers, strerror(-err),
+			started ? "the others do their work" : "the main thread does it");
+	if (!started)
+		worker__run(&workers[0]);
 	for (i = 0; i < started; i++)
 		pthread_join(workers[i].thread, NULL);
 	free(workers);

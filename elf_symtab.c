@@ -108,12 +108,16 @@ struct elf_symtab *elf_symtab__new(Elf *elf)
 		errno = ENOMEM;
 		return NULL;
 	}
+	errno = 0;
 	err = gelf_getehdr(elf, &ehdr) ? 0 : -EINVAL;
 	st->relocatable = ehdr.e_type == ET_REL;
 	err = err ?: elf_symtab__read_sections(st, elf, &symtab_scn, &xndx_scn);
 	if (!err && !symtab_scn)
 		err = -ENOENT;
 	err = err ?: elf_symtab__read_syms(st, elf, symtab_scn, xndx_scn);
+	/* libelf fails alike for a bad section and for no memory: errno tells. */
+	if (err == -EINVAL && errno == ENOMEM)
+		err = -ENOMEM;
 	if (err) {
 		elf_symtab__delete(st);
 		errno = -err;

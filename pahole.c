@@ -7,6 +7,7 @@
  */
 #include <argp.h>
 #include <errno.h>
+#include <error.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <malloc.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -390,16 +392,63 @@ static void on_signal(int sig)
 	_exit(EXIT_FAILURE);
 }
 
+/*
+ * An abort() in a library: libdw asserts where an allocation it needed
+ * failed (and glibc, out of memory itself, can only say "Unexpected
+ * error.").  No output exists yet to leave behind; say in one line whether
+ * memory is what ran out (a page cannot be mapped), exit 1, not by the signal.
+ */
+static char aborted_msg[2][PATH_MAX + 96];
+
+static void on_abort(int sig)
+{
+	void *page =
+		mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	const char *msg = aborted_msg[page != MAP_FAILED];
+	ssize_t n;
+
+	(void)sig;
+	btf_writer__cleanup();
+	n = write(STDERR_FILENO, msg, strlen(msg));
+	(void)n;
+	_exit(EXIT_FAILURE);
+}
+
+/*
+ * What libdw and libdwfl print before they exit where they run out of memory
+ * (glibc's error(), e.g. "libdw: Cannot allocate memory") goes after the
+ * input's name, as every line of ours, not the program's path.  Set before
+ * any library call, like the signal state: read-only after.
+ */
+static char error_prefix[PATH_MAX + 16];
+
+static void print_error_prefix(void)
+{
+	fflush(stdout);
+	fputs(error_prefix, stderr);
+}
+
 static void catch_signals(const char *input)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 
 	snprintf(interrupted_msg, sizeof(interrupted_msg),
 		 "pahole: %s: interrupted by a signal, nothing written\n", input);
+	snprintf(error_prefix, sizeof(error_prefix), "pahole: %s: ", input);
+	snprintf(aborted_msg[0], sizeof(aborted_msg[0]),
+		 "pahole: %s: out of memory (a library it runs on gave up), nothing written\n",
+		 input);
+	snprintf(aborted_msg[1], sizeof(aborted_msg[1]),
+		 "pahole: %s: a library it runs on aborted (SIGABRT), nothing written\n", input);
+	error_print_progname = print_error_prefix;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_abort;
+	sigaction(SIGABRT, &sa, NULL);
+	/* Past a file size limit, write() fails with EFBIG: said, as any write error. */
+	signal(SIGXFSZ, SIG_IGN);
 }
 
 static void conf__set_param_regs(struct btf_encoder_conf *conf, Elf *elf)

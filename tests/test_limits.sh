@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# test_limits: pahole under resource limits, as containers and CI jobs run it.
+#   1. an address-space limit (ulimit -v) swept from 30 MB up to one every
+#      run passes, over the corpus 6.1 vmlinux and nf_conntrack.ko (split on
+#      its base), at -j1 and -j2, detached and in place: each run either
+#      succeeds with the bytes of the unlimited run, or exits 1 with one line
+#      that names the file and says memory ran out, writes nothing, leaves
+#      its input as it was and no temporary file;
+#   2. a file-size limit (ulimit -f) in place: exit 1, "cannot write BTF:
+#      File too large", the input as it was (not killed by SIGXFSZ); a limit
+#      above what is written passes;
+#   3. no worker thread can be started (ulimit -u): the main thread does the
+#      work, the same bytes.
+#
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+need_pahole
+need_tools sha256sum objcopy readelf
+make_tmp
+CORPUS=$(corpus_dir)
+VM=$CORPUS/vmlinux-6.1.0-57-cloud-amd64
+MOD=$CORPUS/modules/nf_conntrack.ko
+BASE=$CORPUS/reference/vmlinux.default.btf
+# The address-space limits (MB), the last one enough for every run.
+LIMITS="30 45 65 90 130 180 250 350 450 550 650 750 900 1100 1400"
+
+# The unlimited runs, to compare with.
+"$PAHOLE" -J -j2 --btf_features=default --btf_encode_detached="$TMP/vm.btf" "$VM" ||
+	die "cannot encode $VM"
+"$PAHOLE" -J -j1 --btf_features=default --btf_base "$BASE" --btf_encode_detached="$TMP/mod.btf" \
+	"$MOD" || die "cannot encode $MOD"
+mkdir -p "$TMP/in"
+cp "$MOD" "$TMP/in/mod.ko"
+"$PAHOLE" -J -j1 --btf_features=default --btf_base "$BASE" "$TMP/in/mod.ko" || die "in place"
+MOD_INPLACE=$(sha256sum < "$TMP/in/mod.ko")
+MOD_SHA=$(sha256sum < "$MOD")
+
+# judge WHAT RC INPUT OUT WANT: a run's outcome, as part 1 says (at the last
+# limit, a pass).  OUT is the
+# output (detached) or the input written in place; WANT the bytes (a file)
+# or sha256 (in place) of the unlimited run; INPUT's sha256 before is $was.
+judge()
+{
+	local what=$1 rc=$2 input=$3 out=$4 want=$5 line
+	line=$(head -n 1 "$TMP/err")
+	if [ "$rc" -ne 0 ] && [[ $what == *", ${LIMITS##* } MB,"* ]]; then
+		not_ok "$what: the last limit must let every run pass: exit $rc: $line"
+		return
+	fi
+	if [ "$rc" -eq 0 ]; then
+		if { [ -f "$want" ] && cmp -s "$out" "$want"; } ||
+			{ [ ! -f "$want" ] && [ "$(sha256sum < "$out")" = "$want" ]; }; then
+			ok "$what: passed, the bytes of the unlimited run"
+		else
+			not_ok "$what: passed with other bytes"
+		fi
+	elif [ "$rc" -eq 1 ] && [ "$(wc -l < "$TMP/err")" -eq 1 ] &&
+		[[ $line == "pahole: $input:"* || $line == "pahole: $BASE:"* ]] &&
+		grep -qiE 'memory' <<< "$line"; then
+		ok "$what: exit 1: $line"
+	else
+		not_ok "$what: exit $rc: $(head -c 300 "$TMP/err" | tr '\n' '|')"
+		return
+	fi
+	if [ "$rc" -ne 0 ]; then
+		if [ "$out" != "$input" ] && [ -e "$out" ]; then
+			not_ok "$what: an output was written"
+		fi
+		if [ "$(sha256sum < "$input")" != "$was" ]; then
+			not_ok "$what: the input changed"
+		fi
+	fi
+	if find "$(dirname "$out")" -maxdepth 1 -name '.*.pahole-*' | grep -q .; then
+		not_ok "$what: a temporary file was left"
+	fi
+}
+
+# run_limited KB OPTION... : pahole under ulimit -v KB, stderr in $TMP/err; its exit status.
+run_limited()
+{
+	local kb=$1
+	shift
+	(ulimit -v "$kb" && exec "$PAHOLE" "$@") > /dev/null 2> "$TMP/err"
+}
+
+echo "== 1. address-space limits"
+was=$MOD_SHA
+for mb in $LIMITS; do
+	for j in -j1 -j2; do
+		rm -f "$TMP/out.btf"
+		run_limited $((mb * 1024)) -J $j --btf_features=default --btf_base "$BASE" \
+			--btf_encode_detached="$TMP/out.btf" "$MOD"
+		judge "module $j, $mb MB, detached" $? "$MOD" "$TMP/out.btf" "$TMP/mod.btf"
+		cp "$MOD" "$TMP/in/mod.ko"
+		was=$MOD_SHA
+		run_limited $((mb * 1024)) -J $j --btf_features=default --btf_base "$BASE" \
+			"$TMP/in/mod.ko"
+		judge "module $j, $mb MB, in place" $? "$TMP/in/mod.ko" "$TMP/in/mod.ko" "$MOD_INPLACE"
+	done
+done
+was=$(sha256sum < "$VM")
+for mb in $LIMITS; do
+	for j in -j1 -j2; do
+		rm -f "$TMP/out.btf"
+		run_limited $((mb * 1024)) -J $j --btf_features=default \
+			--btf_encode_detached="$TMP/out.btf" "$VM"
+		judge "vmlinux $j, $mb MB, detached" $? "$VM" "$TMP/out.btf" "$TMP/vm.btf"
+	done
+done
+# In place: the corpus vmlinux has a loaded .BTF (which is refused in place),
+# so one without it, as the kernel's link makes it; copied again only after
+# a run wrote it.
+objcopy --remove-section=.BTF "$VM" "$TMP/vmlinux.nobtf" || die "objcopy $VM"
+cp "$TMP/vmlinux.nobtf" "$TMP/in/vmlinux"
+VM_SHA=$(sha256sum < "$TMP/vmlinux.nobtf")
+for mb in 130 350 550 900 1400; do
+	was=$VM_SHA
+	run_limited $((mb * 1024)) -J -j2 --btf_features=default "$TMP/in/vmlinux"
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		if readelf -SW "$TMP/in/vmlinux" | grep -q ' \.BTF '; then
+			ok "vmlinux -j2, $mb MB, in place: passed, .BTF added"
+		else
+			not_ok "vmlinux -j2, $mb MB, in place: passed without .BTF"
+		fi
+		cp "$TMP/vmlinux.nobtf" "$TMP/in/vmlinux"
+	else
+		judge "vmlinux -j2, $mb MB, in place" $rc "$TMP/in/vmlinux" "$TMP/in/vmlinux" none
+	fi
+done
+
+echo "== 2. file-size limits, in place"
+size_kb=$(($(stat -c %s "$MOD") / 1024))
+for kb in 1 $((size_kb / 2)) $((size_kb - 1)) $((size_kb * 2)); do
+	cp "$MOD" "$TMP/in/mod.ko"
+	(ulimit -f "$kb" && exec "$PAHOLE" -J -j1 --btf_features=default --btf_base "$BASE" \
+		"$TMP/in/mod.ko") > /dev/null 2> "$TMP/err"
+	rc=$?
+	line=$(head -n 1 "$TMP/err")
+	if [ "$kb" -gt "$size_kb" ]; then
+		[ $rc -eq 0 ] && [ "$(sha256sum < "$TMP/in/mod.ko")" = "$MOD_INPLACE" ] &&
+			ok "module, -f $kb KB: passed, the bytes of the unlimited run" ||
+			not_ok "module, -f $kb KB: exit $rc: $line"
+	elif [ $rc -eq 1 ] && [ "$(wc -l < "$TMP/err")" -eq 1 ] &&
+		[ "$line" = "pahole: $TMP/in/mod.ko: cannot write BTF: File too large" ] &&
+		[ "$(sha256sum < "$TMP/in/mod.ko")" = "$MOD_SHA" ] &&
+		! find "$TMP/in" -maxdepth 1 -name '.*.pahole-*' | grep -q .; then
+		ok "module, -f $kb KB: $line, the input as it was"
+	else
+		not_ok "module, -f $kb KB: exit $rc: $(head -c 300 "$TMP/err" | tr '\n' '|')"
+	fi
+done
+cp "$TMP/vmlinux.nobtf" "$TMP/in/vmlinux"
+(ulimit -f 100000 && exec "$PAHOLE" -J -j2 --btf_features=default "$TMP/in/vmlinux") \
+	> /dev/null 2> "$TMP/err"
+rc=$?
+[ $rc -eq 1 ] && [ "$(cat "$TMP/err")" = "pahole: $TMP/in/vmlinux: cannot write BTF: File too large" ] &&
+	[ "$(sha256sum < "$TMP/in/vmlinux")" = "$VM_SHA" ] &&
+	ok "vmlinux, -f 100000 KB: File too large, the input as it was" ||
+	not_ok "vmlinux, -f 100000 KB: exit $rc: $(head -c 300 "$TMP/err" | tr '\n' '|')"
+
+echo "== 3. no worker thread"
+if [ "$(id -u)" -eq 0 ] && command -v setpriv > /dev/null && [ -z "${SANITIZER:-}" ]; then
+	# A limit on processes binds only a user that is over it: nobody, in a fresh session.
+	mkdir -m 1777 "$TMP/nobody"
+	chmod 755 "$TMP"
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		bash -c "ulimit -u 1 && exec '$PAHOLE' -J -j8 --btf_features=default --btf_base '$BASE' \
+			--btf_encode_detached='$TMP/nobody/threads.btf' '$MOD'" > /dev/null 2> "$TMP/err"
+	rc=$?
+	[ $rc -eq 0 ] && cmp -s "$TMP/nobody/threads.btf" "$TMP/mod.btf" &&
+		ok "-j8 with no thread to be had: the same bytes" ||
+		not_ok "-j8 with no thread to be had: exit $rc: $(head -c 300 "$TMP/err")"
+else
+	echo "note: part 3 needs root and setpriv (to run as a user a process limit binds), no sanitizer"
+fi
+finish
