@@ -35,8 +35,9 @@ int btf_dedup__merge_ptrs(struct btf *btf);
  * bytes (btf__raw_data()'s layout), without libbpf reading the base
  * (btf_dedup_split.c).  0 and, in *@raw (the caller frees it), *@size bytes
  * holding *@nr_types types of the module's own; or a negative errno (-ELOOP
- * for a cycle of reference types).  @module's types are rewritten by the
- * pointer rule.  One thread; @base is only read.
+ * for a cycle of reference types).  @module's types are rewritten in place
+ * (IDs, strings, the pointer rule): it is of no use after but to be freed.
+ * One thread; @base is only read.
  */
 int btf_dedup__split(struct btf *module, const struct btf_base *base, void **raw, uint32_t *size,
 		     uint32_t *nr_types);
