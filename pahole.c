@@ -6,6 +6,7 @@
  * btf_encoder_conf, runs one encoder per worker and writes the result.
  */
 #include <argp.h>
+#include <assert.h>
 #include <errno.h>
 #include <error.h>
 #include <fcntl.h>
@@ -413,6 +414,22 @@ static void on_abort(int sig)
 	(void)n;
 	_exit(EXIT_FAILURE);
 }
+
+#ifndef PAHOLE_KEEP_ASSERT
+/*
+ * An assert() that fails in a library (libdw asserts where an allocation it
+ * needed failed): glibc would print a line of its own ("Unexpected error."
+ * when it has no memory to format one) and abort.  assert.h declares this
+ * as what assert() calls, and the program's definition stands for glibc's
+ * in every library: one line of ours, then abort() as before, which
+ * on_abort() ends quietly.  (The fuzzer keeps glibc's, to see the abort.)
+ */
+void __assert_fail(const char *assertion, const char *file, unsigned int line, const char *function)
+{
+	(void)assertion, (void)file, (void)line, (void)function;
+	abort();
+}
+#endif
 
 /*
  * What libdw and libdwfl print before they exit where they run out of memory

@@ -34,6 +34,7 @@
  *	build-fuzz/tests/fuzz/fuzz_encode FILE...
  */
 #define main pahole_main
+#define PAHOLE_KEEP_ASSERT /* an abort in a library is a finding */
 #include "../../pahole.c"
 #undef main
 
