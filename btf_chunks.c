@@ -306,10 +306,11 @@ static int remap_to_merged(uint32_t *id, void *ctx)
 }
 
 /*
- * A module's chunks appended with libbpf's btf__add_btf() to a BTF of its
- * own, each chunk freed once appended: the BTF grows as the chunks go, and
- * needs no copy made modifiable for the functions and variables (which
- * btf__new() of the bytes concatenated would).
+ * A module's chunks appended with libbpf's btf__add_btf() to @btf (of its
+ * own, or split BTF on libbpf's reading of the base), each chunk freed once
+ * appended: the BTF grows as the chunks go, and needs no copy made
+ * modifiable for the functions and variables (which btf__new() of the
+ * bytes concatenated would).
  */
 static int btf_chunks__add(struct btf *btf, struct btf_chunk **chunks, size_t n)
 {
@@ -327,30 +328,6 @@ static int btf_chunks__add(struct btf *btf, struct btf_chunk **chunks, size_t n)
 			return first;
 		btf__free(c->btf);
 		c->btf = NULL;
-	}
-	return 0;
-}
-
-/* Split BTF (modules): few types, added one by one on the base. */
-static int btf_chunks__append(struct btf *btf, struct btf_chunk **chunks, size_t n)
-{
-	size_t i;
-	uint32_t id;
-
-	for (i = 0; i < n; i++) {
-		struct btf_chunk *c = chunks[i];
-
-		c->merged_id = btf__type_cnt(btf);
-		for (id = c->first_id; id < c->first_id + c->nr_types; id++) {
-			int new_id = btf__add_type(btf, c->btf, btf__type_by_id(c->btf, id));
-			int err;
-
-			if (new_id < 0)
-				return new_id;
-			err = btf_type__visit_ids(btf_type__mut(btf, new_id), remap_to_merged, c);
-			if (err)
-				return err;
-		}
 	}
 	return 0;
 }
@@ -527,6 +504,17 @@ static bool btf_encoders__split_raw(const struct btf_encoder_conf *conf)
 	       !btf_encoder_conf__has(conf, BTF_FEAT_DISTILLED_BASE);
 }
 
+/* The BTF a module's chunks go into: of its own, or split on libbpf's reading of the base. */
+static struct btf *btf_encoders__split_btf(const struct btf_encoder_conf *conf)
+{
+	struct btf *base;
+
+	if (btf_encoders__split_raw(conf))
+		return btf__new_empty();
+	base = btf_base__libbpf(conf->base);
+	return base ? btf__new_empty_split(base) : NULL;
+}
+
 /* The merged BTF deduplicated: split BTF on the base into @out's raw bytes, else in place. */
 static int btf_encoders__dedup(const struct btf_encoder_conf *conf, struct btf *btf,
 			       struct btf_encoded *out, uint32_t *nr_types)
@@ -559,14 +547,9 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct b
 		return -ENOMEM;
 	if (!conf->base) {
 		btf = btf_chunks__concat(chunks, nr_chunks, &err);
-	} else if (btf_encoders__split_raw(conf)) {
-		btf = btf__new_empty();
-		err = btf ? btf_chunks__add(btf, chunks, nr_chunks) : -ENOMEM;
 	} else {
-		struct btf *base = btf_base__libbpf(conf->base);
-
-		btf = base ? btf__new_empty_split(base) : NULL;
-		err = btf ? btf_chunks__append(btf, chunks, nr_chunks) : -ENOMEM;
+		btf = btf_encoders__split_btf(conf);
+		err = btf ? btf_chunks__add(btf, chunks, nr_chunks) : -ENOMEM;
 	}
 	free(chunks);
 	if (btf)

@@ -26,6 +26,7 @@
 
 #include "btf_base.h"
 #include "btf_dedup.h"
+#include "lib/btf_types.h"
 
 static int failures, checks, compared;
 static char tmpdir[] = "/tmp/split_dedup.XXXXXX";
@@ -68,6 +69,13 @@ static struct btf_base *base_open(const struct btf *base, struct btf **libbpf)
 	return b;
 }
 
+static int shift_ref(uint32_t *id, void *ctx)
+{
+	if (*id)
+		*id += *(const uint32_t *)ctx - 1;
+	return 0;
+}
+
 /* The module's types added in order to split BTF on @base, as btf_chunks.c does. */
 static int reference_dedup(const struct btf *module, struct btf *base, struct btf **out)
 {
@@ -77,41 +85,13 @@ static int reference_dedup(const struct btf *module, struct btf *base, struct bt
 
 	for (id = 1; id < n && !err; id++) {
 		int new_id = btf__add_type(split, module, btf__type_by_id(module, id));
-		struct btf_type *t;
 
 		if (new_id < 0) {
 			err = new_id;
 			break;
 		}
-		t = (struct btf_type *)btf__type_by_id(split, new_id);
 		/* Its references, to the module's types, move past the base's. */
-		if (btf_is_mod(t) || btf_is_ptr(t) || btf_is_typedef(t) || btf_is_func(t) ||
-		    btf_is_var(t) || btf_is_decl_tag(t) || btf_is_type_tag(t)) {
-			if (t->type)
-				t->type += first - 1;
-		} else if (btf_is_array(t)) {
-			btf_array(t)->type += btf_array(t)->type ? first - 1 : 0;
-			btf_array(t)->index_type += btf_array(t)->index_type ? first - 1 : 0;
-		} else if (btf_is_composite(t)) {
-			struct btf_member *m = btf_members(t);
-			int i;
-
-			for (i = 0; i < btf_vlen(t); i++, m++)
-				m->type += m->type ? first - 1 : 0;
-		} else if (btf_is_func_proto(t)) {
-			struct btf_param *p = btf_params(t);
-			int i;
-
-			t->type += t->type ? first - 1 : 0;
-			for (i = 0; i < btf_vlen(t); i++, p++)
-				p->type += p->type ? first - 1 : 0;
-		} else if (btf_is_datasec(t)) {
-			struct btf_var_secinfo *v = btf_var_secinfos(t);
-			int i;
-
-			for (i = 0; i < btf_vlen(t); i++, v++)
-				v->type += first - 1;
-		}
+		err = btf_type__visit_ids(btf_type__mut(split, new_id), shift_ref, &first);
 	}
 	err = err ?: btf_dedup__run(split);
 	if (err) {
@@ -516,33 +496,27 @@ static void add_random(struct btf *btf, unsigned int n, unsigned int shared_seed
 	}
 }
 
+struct clamp {
+	uint32_t first, end;
+};
+
+static int clamp_ref(uint32_t *id, void *ctx)
+{
+	const struct clamp *c = ctx;
+
+	if (*id >= c->end)
+		*id = c->first;
+	return 0;
+}
+
 /* References past the last type point at the first (they were meant for cycles). */
 static void clamp_refs(struct btf *btf, uint32_t first)
 {
-	uint32_t end = btf__type_cnt(btf), id;
+	struct clamp c = { first, btf__type_cnt(btf) };
+	uint32_t id;
 
-	for (id = first; id < end; id++) {
-		struct btf_type *t = (struct btf_type *)btf__type_by_id(btf, id);
-		uint32_t *refs[64];
-		int n = 0, i;
-
-		if (btf_is_composite(t)) {
-			for (i = 0; i < btf_vlen(t); i++)
-				refs[n++] = &btf_members(t)[i].type;
-		} else if (btf_is_func_proto(t)) {
-			refs[n++] = &t->type;
-			for (i = 0; i < btf_vlen(t); i++)
-				refs[n++] = &btf_params(t)[i].type;
-		} else if (btf_is_array(t)) {
-			refs[n++] = &btf_array(t)->type;
-			refs[n++] = &btf_array(t)->index_type;
-		} else if (!btf_is_int(t) && !btf_is_fwd(t) && !btf_is_any_enum(t)) {
-			refs[n++] = &t->type;
-		}
-		for (i = 0; i < n; i++)
-			if (*refs[i] >= end)
-				*refs[i] = first;
-	}
+	for (id = first; id < c.end; id++)
+		btf_type__visit_ids(btf_type__mut(btf, id), clamp_ref, &c);
 }
 
 static void seeded(unsigned int seed)
