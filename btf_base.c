@@ -265,6 +265,7 @@ int btf_base__open(const char *path, struct btf_base **out, const char **cause)
 	static const unsigned char btf_magic[2][2] = { { 0x9f, 0xeb }, { 0xeb, 0x9f } };
 	struct btf_base *b = calloc(1, sizeof(*b));
 	const unsigned char *m;
+	struct btf *parsed;
 	const void *data;
 	size_t size;
 	bool elf;
@@ -285,8 +286,8 @@ int btf_base__open(const char *path, struct btf_base **out, const char **cause)
 	err = elf ? btf_base__elf_btf(b, &data, &size) : 0;
 	err = err ?: btf_base__set_raw(b, data, size);
 	/* One in the other byte order is libbpf's to read, and to judge. */
-	if (!err && !b->native && !btf_base__libbpf(b))
-		err = -errno ?: -EINVAL;
+	if (!err && !b->native)
+		err = btf_base__libbpf(b, &parsed);
 	if (err) {
 		*cause = btf_base__cause(b, elf, err);
 		goto fail;
@@ -298,11 +299,16 @@ fail:
 	return err;
 }
 
-struct btf *btf_base__libbpf(struct btf_base *b)
+int btf_base__libbpf(struct btf_base *b, struct btf **out)
 {
-	if (!b->libbpf)
+	if (!b->libbpf) {
+		errno = 0;
 		b->libbpf = btf__parse(b->path, NULL);
-	return b->libbpf;
+		if (!b->libbpf)
+			return -errno ?: -EINVAL;
+	}
+	*out = b->libbpf;
+	return 0;
 }
 
 void btf_base__delete(struct btf_base *b)

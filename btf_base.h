@@ -66,10 +66,11 @@ int btf_base__find_strs(const struct btf_base *base, const struct str_set *strs,
 bool btf_base__native(const struct btf_base *base);
 
 /*
- * The base as libbpf's struct btf, parsed on the first call (NULL and errno
- * if libbpf cannot): for what libbpf must see as a base (split BTF in the
- * other byte order, distilled_base).  Main thread only; freed with @base.
+ * The base as libbpf's struct btf in *@out, parsed on the first call: for
+ * what libbpf must see as a base (split BTF in the other byte order,
+ * distilled_base).  0, or the negative errno libbpf gave.  Main thread
+ * only; freed with @base.
  */
-struct btf *btf_base__libbpf(struct btf_base *base);
+int btf_base__libbpf(struct btf_base *base, struct btf **out);
 
 #endif /* _BTF_BASE_H_ */

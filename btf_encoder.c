@@ -21,37 +21,11 @@
 #include "btf_encoder_priv.h"
 #include "lib/btf_types.h"
 
-void btf_encoder__attrs(struct btf_encoder *e, Dwarf_Die *die, struct die_attrs *a)
-{
-	memset(a, 0, sizeof(*a));
-	a->refs = e->cu.ref_ctx;
-	die_reader__getattrs(&e->cu.reader, die, die_attrs__collect, a);
-}
-
-int btf_encoder__child(struct btf_encoder *e, Dwarf_Die *die, Dwarf_Die *child)
-{
-	return die_reader__child(&e->cu.reader, die, child);
-}
-
-int btf_encoder__sibling(struct btf_encoder *e, Dwarf_Die *die)
-{
-	return die_reader__sibling(&e->cu.reader, die);
-}
-
-int btf_encoder__corrupt(struct btf_encoder *e, Dwarf_Die *die)
-{
-	/* libdw's calls fail alike for a bad DIE and for no memory: errno tells. */
-	int err = errno == ENOMEM ? -ENOMEM : -EBADMSG;
-
-	if (!e->cu.err) {
-		e->cu.err = err;
-		e->cu.bad_off = dwarf_dieoffset(die);
-	}
-	return err;
-}
-
 static int btf_encoder__encode_children(struct btf_encoder *e, Dwarf_Die *parent);
 static int btf_encoder__encode_die(struct btf_encoder *e, Dwarf_Die *die);
+
+/* What btf_encoder__corrupt() says of a DIE whose next sibling libdw cannot read. */
+#define DIE_AFTER_UNREADABLE "the DIE after it cannot be read"
 
 /* ---- names, interned by the DWARF's string pointers ---- */
 
@@ -215,52 +189,6 @@ static int btf_encoder__encode_base_type(struct btf_encoder *e, Dwarf_Die *die)
 	return btf_encoder__added(e, die, btf__add_int(e->btf, name, size, enc));
 }
 
-/*
- * The values of gcc's annotations named @name, in chain order from @first
- * (a DW_AT_GNU_annotation) on, into @values, @max at most; with @stop the
- * chain ends at an annotation of another name, as upstream pahole reads
- * type tags (its add_gnu_annotation_chain() and die__create_new_pointer_tag()).
- * Their count.
- */
-static int btf_encoder__gnu_annotations(struct btf_encoder *e, const Dwarf_Attribute *first,
-					const char *name, bool stop, const char **values, int max)
-{
-	Dwarf_Attribute attr = *first, value_attr;
-	Dwarf_Die annot;
-	int n = 0, hops;
-
-	for (hops = 0; hops < 64 && n < max; hops++) {
-		const char *an, *value;
-
-		if (!die_ref_followed(&attr, &e->cu.ref_ctx) || !dwarf_formref_die(&attr, &annot) ||
-		    dwarf_tag(&annot) != DW_TAG_GNU_annotation)
-			break;
-		an = dwarf_diename(&annot);
-		value = dwarf_formstring(dwarf_attr(&annot, DW_AT_const_value, &value_attr));
-		if (an && !strcmp(an, name) && value)
-			values[n++] = value;
-		else if (stop)
-			break;
-		if (!dwarf_attr(&annot, DW_AT_GNU_annotation, &attr))
-			break;
-	}
-	return n;
-}
-
-int btf_encoder__push_gnu_decl_tags(struct btf_encoder *e, const struct die_attrs *a, int component)
-{
-	const char *values[16];
-	int i, n, err = 0;
-
-	if (!a->has_gnu_annotation || !btf_encoder__has(e, BTF_FEAT_DECL_TAG))
-		return 0;
-	n = btf_encoder__gnu_annotations(e, &a->gnu_annotation_attr, "btf_decl_tag", false, values,
-					 16);
-	for (i = 0; i < n && !err; i++)
-		err = btf_encoder__push_decl_tag(e, values[i], component);
-	return err;
-}
-
 /* Type tags hang off a pointer DIE as DW_TAG_LLVM_annotation children. */
 static int btf_encoder__encode_pointer(struct btf_encoder *e, Dwarf_Die *die)
 {
@@ -301,35 +229,6 @@ static int btf_encoder__encode_pointer(struct btf_encoder *e, Dwarf_Die *die)
 		id = err ?: btf__add_type_tag(e->btf, tags[i], 0);
 		err = id < 0 ? id : 0;
 	}
-	return err;
-}
-
-int btf_encoder__push_decl_tag(struct btf_encoder *e, const char *value, int component)
-{
-	struct btf_decl_tag_ref *t;
-
-	if (!value || !btf_encoder__has(e, BTF_FEAT_DECL_TAG))
-		return 0;
-	t = darray_push(&e->cu.tags);
-	if (!t)
-		return -ENOMEM;
-	t->value = value;
-	t->component = component;
-	return 0;
-}
-
-/* Records the btf_decl_tag annotations among @die's children for @component. */
-int btf_encoder__collect_decl_tags(struct btf_encoder *e, Dwarf_Die *die, int component)
-{
-	Dwarf_Die child;
-	int err = 0;
-
-	if (!btf_encoder__has(e, BTF_FEAT_DECL_TAG) || !dwarf_haschildren(die) ||
-	    btf_encoder__child(e, die, &child) != 0)
-		return 0;
-	do {
-		err = btf_encoder__push_decl_tag(e, die__decl_tag_value(&child), component);
-	} while (!err && btf_encoder__sibling(e, &child) == 0);
 	return err;
 }
 
@@ -406,7 +305,7 @@ static int64_t member_bit_offset(const struct btf_encoder *e, const struct die_a
 		return m->data_bit_offset;
 	if (m->has_bit_offset) {
 		/* DWARF 2/3 bit fields count from the storage unit's most significant bit. */
-		if (e->conf->big_endian)
+		if (e->in->big_endian)
 			return m->member_location * 8 + m->bit_offset;
 		return m->member_location * 8 + m->byte_size * 8 - m->bit_offset - m->bit_size;
 	}
@@ -442,7 +341,7 @@ static int btf_encoder__read_members(struct btf_encoder *e, Dwarf_Die *die, size
 			continue;
 		}
 		btf_encoder__attrs(e, &child, &m);
-		pm = darray_push(&e->cu.members);
+		pm = darray__push(&e->cu.members);
 		if (!pm) {
 			err = -ENOMEM;
 			break;
@@ -467,7 +366,7 @@ static int btf_encoder__read_members(struct btf_encoder *e, Dwarf_Die *die, size
 	e->cu.depth--;
 	/* A walk of members alone stops at a DIE libdw cannot read; one of types checks it. */
 	if (!err && rc < 0 && nested)
-		err = btf_encoder__corrupt(e, &child);
+		err = btf_encoder__corrupt(e, dwarf_dieoffset(&child), DIE_AFTER_UNREADABLE);
 	return err;
 }
 
@@ -705,7 +604,7 @@ static int btf_encoder__encode_subprogram(struct btf_encoder *e, Dwarf_Die *die)
 {
 	int err = 0;
 
-	if (e->conf->functions)
+	if (e->in->functions)
 		err = btf_encoder__collect_func(e, die);
 	return err ?: btf_encoder__encode_children(e, die);
 }
@@ -782,7 +681,9 @@ static int btf_encoder__encode_children(struct btf_encoder *e, Dwarf_Die *parent
 	int rc = btf_encoder__child(e, parent, &child);
 
 	if (rc != 0)
-		return rc < 0 ? btf_encoder__corrupt(e, parent) : 0;
+		return rc < 0 ? btf_encoder__corrupt(e, dwarf_dieoffset(parent),
+						     "its children cannot be read") :
+				0;
 	e->cu.depth++;
 	do {
 		err = btf_encoder__encode_die(e, &child);
@@ -790,7 +691,7 @@ static int btf_encoder__encode_children(struct btf_encoder *e, Dwarf_Die *parent
 	e->cu.depth--;
 	/* libdw could not read the next DIE (an unknown abbreviation, say). */
 	if (!err && rc < 0)
-		err = btf_encoder__corrupt(e, &child);
+		err = btf_encoder__corrupt(e, dwarf_dieoffset(&child), DIE_AFTER_UNREADABLE);
 	return err;
 }
 
@@ -798,8 +699,8 @@ static int btf_encoder__encode_children(struct btf_encoder *e, Dwarf_Die *parent
 static void btf_encoder__begin_unit(struct btf_encoder *e, Dwarf_Die *cu_die)
 {
 	e->cu.die = *cu_die;
-	die_ref_ctx__init(&e->cu.ref_ctx, cu_die, e->conf->merged_cus);
-	die_reader__begin_cu(&e->cu.reader, cu_die, e->conf->big_endian, die_attrs__wanted);
+	die_ref_ctx__init(&e->cu.ref_ctx, cu_die, e->in->merged_cus);
+	die_reader__begin_cu(&e->cu.reader, cu_die, e->in->big_endian, die_attrs__wanted);
 	btf_encoder__sig_begin_unit(e, cu_die);
 }
 
@@ -807,20 +708,9 @@ static void btf_encoder__begin_unit(struct btf_encoder *e, Dwarf_Die *cu_die)
 static void btf_encoder__begin_cu(struct btf_encoder *e, uint32_t cu_index)
 {
 	btf_encoder__clear_map(e);
-	e->cu.funcs.nr = 0;
-	e->cu.params.nr = 0;
-	e->cu.locs.nr = 0;
-	e->cu.sig_params.nr = 0;
-	e->cu.tags.nr = 0;
-	e->cu.members.nr = 0;
-	e->cu.type_refs.nr = 0;
-	e->cu.next_ref = 0;
-	e->cu.indexed = false;
+	btf_encoder_cu__reset(&e->cu);
 	e->cu.first_var = e->vars.nr;
 	e->cu.index = cu_index;
-	e->cu.depth = 0;
-	e->cu.int_ref = 0;
-	e->cu.err = 0;
 	e->cu.open = true;
 	e->cu.first_id = btf__type_cnt(e->btf);
 }
@@ -845,27 +735,29 @@ int btf_encoder__encode_cu(struct btf_encoder *e, Dwarf_Die *cu_die, uint32_t cu
 {
 	int err;
 
-	if (!e->conf->merged_cus || !e->cu.open)
+	if (!e->in->merged_cus || !e->cu.open)
 		btf_encoder__begin_cu(e, cu_index);
 	btf_encoder__begin_unit(e, cu_die);
 	errno = 0; /* what btf_encoder__corrupt() reads was left by this unit's calls */
 	err = btf_encoder__encode_children(e, cu_die);
-	if (err || !e->conf->merged_cus)
+	if (err || !e->in->merged_cus)
 		err = err ?: btf_encoder__finish_cu(e);
 	return err;
 }
 
 /* ---- the encoder's life ---- */
 
-struct btf_encoder *btf_encoder__new(const struct btf_encoder_conf *conf)
+int btf_encoder__new(const struct btf_encoder_input *in, struct btf_encoder **out)
 {
 	struct btf_encoder *e = calloc(1, sizeof(*e));
 
+	*out = e;
 	if (!e)
-		return NULL;
-	e->conf = conf;
-	die_reader__init(&e->cu.reader, conf->debug_info, conf->debug_info_end);
-	return e;
+		return -ENOMEM;
+	e->in = in;
+	e->conf = in->conf;
+	die_reader__init(&e->cu.reader, in->debug_info, in->debug_info_end);
+	return 0;
 }
 
 void btf_encoder__delete(struct btf_encoder *e)
@@ -878,24 +770,14 @@ void btf_encoder__delete(struct btf_encoder *e)
 		btf__free(e->chunks.data[i]->btf);
 		free(e->chunks.data[i]);
 	}
-	darray_free(&e->chunks);
-	darray_free(&e->chunk_states);
-	darray_free(&e->chunk_sightings);
-	darray_free(&e->carried);
-	darray_free(&e->vars);
-	darray_free(&e->resolved_decls);
+	darray__free(&e->chunks);
+	darray__free(&e->chunk_states);
+	darray__free(&e->chunk_sightings);
+	darray__free(&e->carried);
+	darray__free(&e->vars);
+	darray__free(&e->resolved_decls);
 	arena__free(&e->arena);
-	die_reader__free(&e->cu.reader);
 	ptr_map__free(&e->strs);
-	darray_free(&e->cu.refs);
-	free(e->cu.map);
-	ptr_map__free(&e->cu.sparse_map);
-	darray_free(&e->cu.funcs);
-	darray_free(&e->cu.params);
-	darray_free(&e->cu.locs);
-	darray_free(&e->cu.sig_params);
-	darray_free(&e->cu.tags);
-	darray_free(&e->cu.members);
-	darray_free(&e->cu.type_refs);
+	btf_encoder_cu__free(&e->cu);
 	free(e);
 }

@@ -24,14 +24,17 @@
  * each chunk's dedup (see btf_encoder__end_chunk()).
  *
  * Nothing here is global: everything an encoder changes lives in the
- * encoder, and what encoders share (the configuration, the symbol tables)
- * is read-only while they run, but for the claiming of elf_function nodes,
- * which is atomic.
+ * encoder, and what encoders share (the options, btf_encoder_conf, and the
+ * input's facts, btf_encoder_input, with its symbol tables) is read-only
+ * while they run, but for the claiming of elf_function nodes, which is
+ * atomic.
  *
- * Functions return 0 or a negative errno, as libbpf does; -EPROTO is an
- * internal error (ours, or libbpf not doing what we rely on), never the
- * input's.  The encoder's
- * files, one per job, share btf_encoder_priv.h, which says which does what.
+ * Names: btf_encoder__*() take a worker's encoder and run in its thread;
+ * btf_encoders__*() run after the join, in one thread.  Functions return 0
+ * or a negative errno, as libbpf does; -EPROTO is an internal error (ours,
+ * or libbpf not doing what we rely on), never the input's.  The encoder's
+ * files, one per job, share btf_encoder_priv.h, which says which does what
+ * and in what order they may call each other.
  */
 
 #include <pthread.h>
@@ -43,9 +46,11 @@
 
 struct btf;
 struct btf_base;
+struct btf_chunk;
 struct btf_encoder;
 struct elf_functions;
 struct elf_symtab;
+struct func_sighting;
 
 /* The --btf_features names, as pahole spells them. */
 enum btf_feature {
@@ -69,20 +74,44 @@ enum btf_feature {
 
 #define BTF_FEAT(f) (1u << BTF_FEAT_##f)
 
-/* Built once by pahole.c before any encoder exists; read-only after. */
+/*
+ * The bits of the default set (--btf_features=default), and what pahole's
+ * older options leave on when no --btf_features list is given.
+ */
+#define BTF_FEATURES_DEFAULT                                                             \
+	(BTF_FEAT(ENCODE_FORCE) | BTF_FEAT(VAR) | BTF_FEAT(FLOAT) | BTF_FEAT(DECL_TAG) | \
+	 BTF_FEAT(TYPE_TAG) | BTF_FEAT(ENUM64) | BTF_FEAT(OPTIMIZED_FUNC) |              \
+	 BTF_FEAT(CONSISTENT_FUNC) | BTF_FEAT(DECL_TAG_KFUNCS))
+#define BTF_FEATURES_UNLISTED \
+	(BTF_FEAT(VAR) | BTF_FEAT(DECL_TAG) | BTF_FEAT(TYPE_TAG) | BTF_FEAT(ENUM64))
+
+/*
+ * The options: what the command line decides.  Built by pahole.c before
+ * anything is read; read-only after, by every thread.
+ */
 struct btf_encoder_conf {
 	unsigned int features; /* BTF_FEAT() bits */
 	int verbose;
 	unsigned int jobs;
-	/* -j without N: fewer workers than jobs for a small input (pahole.c). */
+	/* -j without N: fewer workers than jobs for a small input (encode.c). */
 	bool jobs_auto;
 	/* DW_LANG_* values whose CUs are skipped; zero-terminated. */
 	const int *lang_exclude;
 	/* With --btf_base: the BTF that the output is split BTF on top of. */
 	struct btf_base *base;
+};
+
+/*
+ * What one input brings: set up by encode.c once the file is open, before
+ * any encoder exists; read-only while workers run.  Between two passes
+ * over the same input (BTF_ENCODERS_AGAIN), encode.c sets whole_dedup and
+ * builds the function table again, with no encoder alive.
+ */
+struct btf_encoder_input {
+	const struct btf_encoder_conf *conf;
 	/* The function symbols, shared by all encoders (see elf_functions.h). */
 	struct elf_functions *functions;
-	const struct elf_symtab *symtab;
+	const struct elf_symtab *symtab; /* NULL: the file has no .symtab */
 	/* The registers that pass the first arguments (func_params.h). */
 	struct param_regs param_regs;
 	/* The size of a pointer: 4 in an ELFCLASS32 file, else 8. */
@@ -104,9 +133,9 @@ struct btf_encoder_conf {
 	 */
 	bool merged_cus;
 	/*
-	 * Chunks are not deduplicated on their own: only the merged BTF is,
-	 * as upstream deduplicates the whole file once (see
-	 * btf_encoders__merge()).
+	 * The second pass (BTF_ENCODERS_AGAIN): chunks are not deduplicated
+	 * on their own, only the merged BTF is, as upstream deduplicates the
+	 * whole file once (see btf_encoders__merge()).
 	 */
 	bool whole_dedup;
 };
@@ -116,7 +145,72 @@ static inline bool btf_encoder_conf__has(const struct btf_encoder_conf *conf, en
 	return conf->features & (1u << f);
 }
 
-struct btf_encoder *btf_encoder__new(const struct btf_encoder_conf *conf);
+/* ---- what an encoder knows of a function (the elf_function nodes hold it) ---- */
+
+/* A parameter of a function prototype: type ID in the owner's BTF. */
+struct btf_func_param {
+	const char *name;
+	uint32_t type;
+};
+
+/* A btf_decl_tag annotation: on the whole (component -1) or on one member/parameter. */
+struct btf_decl_tag_ref {
+	const char *value;
+	int component;
+};
+
+/*
+ * How a sighting's prototype differs from the first sighting's, in the words
+ * of pahole v1.31's -V (funcs__match): the parameter count ("..." counted),
+ * the return type, or parameter @param.
+ */
+enum func_mismatch_kind {
+	FUNC_MISMATCH_COUNT = 1,
+	FUNC_MISMATCH_RETURN,
+	FUNC_MISMATCH_PARAM,
+};
+
+/* A sighting's place: its CU's index << 32 | its place among the CU's functions. */
+#define FUNC_POS_NONE UINT64_MAX
+
+struct func_mismatch {
+	uint64_t pos; /* of the differing sighting; FUNC_POS_NONE for none */
+	uint32_t param;
+	uint32_t nr_params; /* the differing sighting's, "..." counted */
+	const char *name; /* its name of @param (an encoder's arena), or NULL */
+	enum func_mismatch_kind kind;
+};
+
+/*
+ * What one encoder knows of a function, merged over the CUs it encoded.
+ * params and tags, and the strings they point to, belong to that encoder.
+ */
+struct btf_func_state {
+	struct btf_func_param *params;
+	uint32_t nr_params;
+	struct btf_decl_tag_ref *tags;
+	uint32_t nr_tags;
+	uint32_t ret_type;
+	uint32_t cu_index; /* the first CU that defined the function */
+	const struct btf_chunk *chunk; /* whose BTF the type IDs are in */
+	bool initialized;
+	bool varargs;
+	bool inconsistent_proto; /* prototypes differ between CUs */
+	bool optimized_parms; /* a parameter is optimized out */
+	bool unexpected_reg; /* a parameter is not where the ABI puts it */
+	bool uncertain_parm_loc; /* a parameter's location cannot be known */
+	uint64_t pos; /* the first sighting's place */
+	uint64_t unexpected_pos; /* the first with an unexpected register, or FUNC_POS_NONE */
+	/* The first sighting, by place, that differs from the first. */
+	struct func_mismatch mismatch;
+	/* With true_signature: every sighting, in CU order (btf_encoder_priv.h). */
+	struct func_sighting *sightings, *last_sighting;
+};
+
+/* ---- a worker's encoder ---- */
+
+/* A new encoder in *@out, for a worker: 0 or -ENOMEM. */
+int btf_encoder__new(const struct btf_encoder_input *in, struct btf_encoder **out);
 void btf_encoder__delete(struct btf_encoder *encoder);
 
 /*
@@ -131,8 +225,17 @@ int btf_encoder__encode_cu(struct btf_encoder *encoder, Dwarf_Die *cu_die, uint3
 int btf_encoder__end_chunk(struct btf_encoder *encoder);
 
 /*
- * What the encoders made: a BTF of libbpf's (@btf), or split BTF on
- * conf->base as the raw bytes to write (@raw, @raw_size), when it was
+ * Where @encoder found the DWARF corrupt, once one of its calls returned
+ * -EBADMSG: the DIE's offset in .debug_info and what is wrong there.  False
+ * when it found nothing corrupt.
+ */
+bool btf_encoder__corrupt_at(const struct btf_encoder *encoder, uint64_t *off, const char **what);
+
+/* ---- after the join: the encoders' work merged, in one thread ---- */
+
+/*
+ * What the encoders made: a BTF of libbpf's (@btf), or split BTF on the
+ * base (btf_encoder_conf.base) as the raw bytes to write (@raw, @raw_size), when it was
  * deduplicated on the base as it is read (btf_dedup__split()).  The caller
  * frees both.
  */
@@ -156,7 +259,7 @@ struct btf_encoded {
  * BTF holds), and a chunk holds only some of the file's definitions; once
  * resolved in its chunk, a declaration stays so, and the types that refer to
  * it can then equal no type of the other chunks.  The caller then encodes
- * again with conf->whole_dedup.
+ * again with btf_encoder_input.whole_dedup.
  */
 #define BTF_ENCODERS_AGAIN 1
 int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct btf_encoded *out);
@@ -166,7 +269,7 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct b
  * while encoding BTF." (or, for an imported unit, nothing at all) and writes
  * no BTF.  btf_encoder__encode_cu() and btf_encoders__merge() return these
  * negated; they lie beyond errno's values and libbpf's (LIBBPF_ERRNO__*), so
- * pahole.c can name the cause.
+ * encode.c can name the cause.
  */
 enum btf_refusal {
 	BTF_REFUSED_COMPLEX_FLOAT = 0x10000, /* DW_ATE_complex_float, with float */

@@ -4,28 +4,38 @@
 
 /*
  * What the files of the encoder share, and no one else (btf_encoder.h is
- * the interface).  One job per file, in the order the work flows:
+ * the interface).  One job per file; each calls only files below it in
+ * this list, never one above (tests/test_layers.sh checks the objects'
+ * symbols against this list, so it holds):
  *
- *   btf_encoder.c        a CU's DIEs to BTF types: one handler per DWARF tag
- *                        (die_ops[]), names, members, enumerators, decl tags;
- *   btf_encoder_refs.c   the CU's type references: noted while the types are
- *                        added, resolved once the CU is walked;
- *   btf_encoder_funcs.c  functions: their parameters and ABI locations, the
- *                        merge of an encoder's sightings (btf_encoder__save_func)
- *                        and of all encoders' (btf_encoders__add_saved_funcs);
- *   btf_encoder_sigs.c   with true_signature: each function also judged by
- *                        upstream's later rules, and at the merge the FUNCs
- *                        that the feature changes;
- *   btf_encoder_vars.c   variables: collected per CU, added with their DATASECs;
- *   btf_chunks.c         chunks: each deduplicated on its own with the IDs
- *                        that functions and variables hold carried through,
- *                        then all concatenated in order and deduplicated once.
+ *   btf_encoders_merge.c  after the join: the chunks of all encoders in
+ *                         order, the FUNCs and VARs added, one dedup;
+ *   btf_encoders_funcs.c  after the join: each function's states merged across
+ *                         encoders, the inconsistent dropped, the FUNCs added
+ *                         (with true_signature, the FUNC it changes);
+ *   btf_encoders_vars.c   after the join: the VARs, a DATASEC per section;
+ *   btf_encoder_chunk.c   a worker's chunk: begun, then deduplicated on its
+ *                         own with the IDs that functions and variables hold
+ *                         carried through;
+ *   btf_encoder.c         a CU's DIEs to BTF types: one handler per DWARF tag
+ *                         (die_ops[]), names, members, enumerators; a CU
+ *                         begun and finished;
+ *   btf_encoder_vars.c    a CU's variables, collected and resolved;
+ *   btf_encoder_funcs.c   a CU's functions: parameters and ABI locations, and
+ *                         the worker's merge of its own sightings
+ *                         (btf_encoder__save_func);
+ *   btf_encoder_sigs.c    with true_signature: each function also judged by
+ *                         upstream's later rules;
+ *   btf_encoder_refs.c    the CU's type references: noted while the types are
+ *                         added, resolved once the CU is walked;
+ *   btf_encoder_tags.c    decl tags: recorded per CU, owned, added;
+ *   btf_encoder_match.c   two function states compared, for both merges;
+ *   btf_encoder_walk.c    the CU's DIEs read, its per-CU state, corruption.
  *
- * Every function here takes the encoder of the calling worker and touches
- * nothing another worker does, but for the merge functions
- * (btf_encoders__*), which run in one thread once all workers are done,
- * and for the claiming of elf_function nodes, which is atomic.  What
- * libdw shares across units is read only as dwarf_loader.c says.
+ * Every btf_encoder__*() takes the encoder of the calling worker and touches
+ * nothing another worker does, but for the claiming of elf_function nodes,
+ * which is atomic; btf_encoders__*() run in one thread once all workers are
+ * done.  What libdw shares across units is read only as dwarf_loader.c says.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -65,11 +75,16 @@ struct btf_var_state {
 	bool external;
 };
 
-/* Where a parameter of a function of the current CU lives. */
-struct cu_param_loc {
-	Dwarf_Attribute attr; /* DW_AT_location */
+/*
+ * A parameter of a function of the current CU: its prototype's part, where
+ * it lives, and with true_signature what upstream's later rules read of it.
+ */
+struct cu_param {
+	struct btf_func_param proto;
+	Dwarf_Attribute loc_attr; /* DW_AT_location */
 	bool has_location;
 	bool has_const_value;
+	struct sig_param sig; /* with true_signature */
 };
 
 /*
@@ -104,8 +119,8 @@ struct func_sighting {
 struct cu_func {
 	struct elf_functions_entry *entry;
 	uint32_t ret_type;
-	uint32_t first_param, nr_params; /* in btf_encoder.cu.params */
-	uint32_t first_tag, nr_tags; /* in btf_encoder.cu.tags */
+	uint32_t first_param, nr_params; /* in btf_encoder_cu.params */
+	uint32_t first_tag, nr_tags; /* in btf_encoder_cu.tags */
 	bool varargs;
 	bool optimized_parms, unexpected_reg, uncertain_parm_loc;
 	bool raw_unexpected; /* a register unexpected, before a struct forgives it */
@@ -125,8 +140,55 @@ struct pending_member {
 	uint32_t bit_off, bit_size; /* as btf__add_field() takes them */
 };
 
+/*
+ * Per-CU state: a unit, or with merged_cus all the units of the chunk.
+ * btf_encoder_cu__reset() when a CU begins, btf_encoder_cu__free() with the
+ * encoder (btf_encoder_walk.c).
+ */
+struct btf_encoder_cu {
+	/*
+	 * What each DIE offset of the CU stands for (a type reference: an ID
+	 * or another DIE), indexed by offset, and the offsets set, to clear
+	 * them for the next CU.
+	 */
+	uint32_t *map;
+	size_t map_size;
+	/*
+	 * With merged_cus, keyed by .debug_info offset + 1 instead: a dense
+	 * map would take 4 bytes per byte of .debug_info.
+	 */
+	struct ptr_map sparse_map;
+	DARRAY(uint32_t) refs;
+	DARRAY(struct cu_func) funcs;
+	DARRAY(struct cu_param) params;
+	/* The prototype of the function being saved (btf_encoder__save_func()). */
+	DARRAY(struct btf_func_param) proto;
+	struct sig_abi sig_abi; /* with true_signature: the unit's */
+	DARRAY(struct btf_decl_tag_ref) tags;
+	/* The members of the structs being read, innermost last (encode_struct). */
+	DARRAY(struct pending_member) members;
+	/*
+	 * What the type-ID fields of the CU's types refer to, in the order
+	 * btf_type__visit_ids() meets them, and the next one to resolve.
+	 */
+	DARRAY(uint32_t) type_refs;
+	size_t next_ref;
+	bool indexed; /* an array needs the CU's "int" */
+	uint32_t index;
+	uint32_t first_id;
+	size_t first_var; /* the CU's first entry in vars */
+	int depth;
+	uint32_t int_ref; /* DIE ref of the CU's "int", or 0 */
+	Dwarf_Die die; /* the CU's */
+	struct die_reader reader;
+	struct die_ref_ctx ref_ctx; /* how the current unit's references are numbered */
+	bool open; /* merged_cus: the chunk's units walked so far await finishing */
+	int err;
+};
+
 struct btf_encoder {
 	const struct btf_encoder_conf *conf;
+	const struct btf_encoder_input *in;
 	struct btf *btf; /* the current chunk's */
 	struct btf_chunk *chunk;
 	DARRAY(struct btf_chunk *) chunks;
@@ -142,52 +204,10 @@ struct btf_encoder {
 	/* The names of the declarations its chunks' dedups resolved, in the arena. */
 	DARRAY(const char *) resolved_decls;
 	struct ptr_map strs; /* the DWARF's strings -> their offsets in the chunk's BTF */
-	/*
-	 * Per-CU state, reset when a CU begins (btf_encoder.c): a unit, or
-	 * with merged_cus all the units of the chunk.
-	 */
-	struct {
-		/*
-		 * What each DIE offset of the CU stands for (a type reference:
-		 * an ID or another DIE), indexed by offset, and the offsets set,
-		 * to clear them for the next CU.
-		 */
-		uint32_t *map;
-		size_t map_size;
-		/*
-		 * With merged_cus, keyed by .debug_info offset + 1 instead: a
-		 * dense map would take 4 bytes per byte of .debug_info.
-		 */
-		struct ptr_map sparse_map;
-		DARRAY(uint32_t) refs;
-		DARRAY(struct cu_func) funcs;
-		DARRAY(struct btf_func_param) params;
-		DARRAY(struct cu_param_loc) locs; /* parallel to params */
-		DARRAY(struct sig_param) sig_params; /* with true_signature: parallel to params */
-		struct sig_abi sig_abi; /* with true_signature: the unit's */
-		DARRAY(struct btf_decl_tag_ref) tags;
-		/* The members of the structs being read, innermost last (encode_struct). */
-		DARRAY(struct pending_member) members;
-		/*
-		 * What the type-ID fields of the CU's types refer to, in the
-		 * order btf_type__visit_ids() meets them, and the next one to
-		 * resolve.
-		 */
-		DARRAY(uint32_t) type_refs;
-		size_t next_ref;
-		bool indexed; /* an array needs the CU's "int" */
-		uint32_t index;
-		uint32_t first_id;
-		size_t first_var; /* the CU's first entry in vars */
-		int depth;
-		uint32_t int_ref; /* DIE ref of the CU's "int", or 0 */
-		Dwarf_Die die; /* the CU's */
-		struct die_reader reader;
-		struct die_ref_ctx ref_ctx; /* how the current unit's references are numbered */
-		bool open; /* merged_cus: the chunk's units walked so far await finishing */
-		uint64_t bad_off; /* where the DWARF was found corrupt */
-		int err;
-	} cu;
+	struct btf_encoder_cu cu;
+	/* The first corrupt DIE found (btf_encoder__corrupt()), for the error line. */
+	uint64_t corrupt_off;
+	const char *corrupt_what; /* NULL: none found */
 };
 
 static inline bool btf_encoder__has(const struct btf_encoder *e, enum btf_feature f)
@@ -207,20 +227,52 @@ static inline uint32_t btf_chunk__merged_id(const struct btf_chunk *c, uint32_t 
  */
 static inline uint32_t btf_encoder__die_off(const struct btf_encoder *e, Dwarf_Die *die)
 {
-	return e->conf->merged_cus ? dwarf_dieoffset(die) : dwarf_cuoffset(die);
+	return e->in->merged_cus ? dwarf_dieoffset(die) : dwarf_cuoffset(die);
 }
 
-/* ---- btf_encoder.c: walking the CU ---- */
+/* ---- btf_encoder_walk.c: reading the CU ---- */
 
 /* die_attrs__read() of a DIE of the current CU, by die_reader's plans. */
 void btf_encoder__attrs(struct btf_encoder *e, Dwarf_Die *die, struct die_attrs *a);
 /* die_reader__child() and die_reader__sibling() in the current CU. */
 int btf_encoder__child(struct btf_encoder *e, Dwarf_Die *die, Dwarf_Die *child);
 int btf_encoder__sibling(struct btf_encoder *e, Dwarf_Die *die);
-/* Notes that the CU's DWARF is corrupt near @die; -EBADMSG. */
-int btf_encoder__corrupt(struct btf_encoder *e, Dwarf_Die *die);
-/* Resolves the CU walked so far and saves its functions and variables. */
-int btf_encoder__finish_cu(struct btf_encoder *e);
+/*
+ * Notes that the CU's DWARF is corrupt at .debug_info offset @off, @what
+ * being wrong there (btf_encoder__corrupt_at()): -EBADMSG, or -ENOMEM when
+ * libdw's failure was for want of memory.
+ */
+int btf_encoder__corrupt(struct btf_encoder *e, uint64_t off, const char *what);
+/* The CU's function whose DIE is at @off, or NULL. */
+struct cu_func *btf_encoder__cu_func_at(struct btf_encoder *e, uint32_t off);
+/* Forgets the previous CU's state but the map (btf_encoder__clear_map()). */
+void btf_encoder_cu__reset(struct btf_encoder_cu *cu);
+void btf_encoder_cu__free(struct btf_encoder_cu *cu);
+
+/* ---- btf_encoder_match.c: function states compared ---- */
+
+/*
+ * Whether two prototypes differ: each in its chunk's BTF (@b1, @b2), or both
+ * in the merged BTF (@merged, @b1 == @b2); if so, *@mm says how, as pahole
+ * v1.31 compares them: the count, the return type, then each parameter.
+ * With @later, as upstream after v1.31 compares them (a function pointer's
+ * parameters too).
+ */
+bool btf_func_state__differs(const struct btf *b1, const struct btf_func_state *s1,
+			     const struct btf *b2, const struct btf_func_state *s2, bool merged,
+			     struct func_mismatch *mm, bool later);
+/* Ors @src's flags (inconsistent, optimized, unexpected, uncertain) into @dst. */
+void btf_func_state__merge_flags(struct btf_func_state *dst, const struct btf_func_state *src);
+
+/* ---- btf_encoder_tags.c: decl tags ---- */
+
+/*
+ * The values of the annotations named @name in the DW_AT_GNU_annotation
+ * chain from @first, @max at most, into @values; with @stop the chain ends
+ * at an annotation of another name.  Their count.
+ */
+int btf_encoder__gnu_annotations(struct btf_encoder *e, const Dwarf_Attribute *first,
+				 const char *name, bool stop, const char **values, int max);
 /* Records decl tag @value (if any, and wanted) for @component (-1: the whole). */
 int btf_encoder__push_decl_tag(struct btf_encoder *e, const char *value, int component);
 /* Records gcc's btf_decl_tag annotations of a DIE whose attributes are @a, for @component. */
@@ -228,6 +280,12 @@ int btf_encoder__push_gnu_decl_tags(struct btf_encoder *e, const struct die_attr
 				    int component);
 /* Records the btf_decl_tag annotations among @die's children for @component. */
 int btf_encoder__collect_decl_tags(struct btf_encoder *e, Dwarf_Die *die, int component);
+/* Copies @n decl tags of the current CU, from @first on, into the arena. */
+int btf_encoder__own_tags(struct btf_encoder *e, struct btf_decl_tag_ref **dst, size_t first,
+			  uint32_t n);
+/* After the join: adds decl tags @tags[0..@nr) on type @id of @btf. */
+int btf_encoders__add_decl_tags(struct btf *btf, uint32_t id, const struct btf_decl_tag_ref *tags,
+				size_t nr);
 
 /* ---- btf_encoder_refs.c: the CU's type references ---- */
 
@@ -250,63 +308,44 @@ uint32_t btf_encoder__resolve_ref(struct btf_encoder *e, uint32_t ref);
 /* Sets the type-ID fields of the CU's types. */
 int btf_encoder__resolve_cu(struct btf_encoder *e);
 
-/* ---- btf_encoder_funcs.c: functions ---- */
-
-/* Collects the function of subprogram @die, when the ELF has it. */
-int btf_encoder__collect_func(struct btf_encoder *e, Dwarf_Die *die);
-/* Once the CU is resolved: checks and saves its functions' sightings. */
-int btf_encoder__save_cu_funcs(struct btf_encoder *e);
-/* Copies @n decl tags of the current CU, from @first on, into the arena. */
-int btf_encoder__own_tags(struct btf_encoder *e, struct btf_decl_tag_ref **dst, size_t first,
-			  uint32_t n);
-/* Adds decl tags @tags[0..@nr) on type @id. */
-int decl_tags__add(struct btf *btf, uint32_t id, const struct btf_decl_tag_ref *tags, size_t nr);
-/* The CU's function whose DIE is at @off, or NULL. */
-struct cu_func *btf_encoder__cu_func_at(struct btf_encoder *e, uint32_t off);
-/* Merge: adds the FUNCs of all encoders' saved function states to @btf. */
-int btf_encoders__add_saved_funcs(const struct btf_encoder_conf *conf, struct btf *btf);
-/*
- * Whether two states' prototypes differ, as upstream after v1.31 compares
- * them (a function pointer's parameters too), both in the merged @btf.
- */
-bool btf_func_states__differ(const struct btf *btf, const struct btf_func_state *a,
-			     const struct btf_func_state *b);
-/*
- * Adds the FUNC of state @s (merged type IDs) named @name, its prototype and
- * decl tags, and as a kfunc its tags and arena attributes when @as_kfunc.
- */
-int btf_func_state__add(struct btf *btf, const struct btf_encoder_conf *conf,
-			const struct elf_functions_entry *entry, const char *name,
-			const struct btf_func_state *s, bool as_kfunc);
-
 /* ---- btf_encoder_sigs.c: true signatures ---- */
 
 /* Reads the unit's ABI facts, when true_signature is on. */
 void btf_encoder__sig_begin_unit(struct btf_encoder *e, Dwarf_Die *cu_die);
 /* Reads what the rules need of function @die into @f. */
 void btf_encoder__sig_collect_func(struct btf_encoder *e, Dwarf_Die *die, struct cu_func *f);
-/* Reads parameter @die of the function being collected: 0 or -ENOMEM. */
-int btf_encoder__sig_collect_param(struct btf_encoder *e, Dwarf_Die *die);
+/* Reads parameter @die, the last of e->cu.params, when true_signature is on. */
+void btf_encoder__sig_collect_param(struct btf_encoder *e, Dwarf_Die *die);
 /* Once the CU is resolved: passes the concrete parameters' facts on to their origins. */
 void btf_encoder__sig_share(struct btf_encoder *e);
 /* Saves the sighting @f (the @nr-th function of the CU) into @node. */
 int btf_encoder__sig_save(struct btf_encoder *e, struct elf_function *node, const struct cu_func *f,
 			  uint32_t nr);
-/*
- * Merge: adds the FUNC that true_signature gives @entry where upstream's
- * default would give another: 1 when that one takes the place of ours, 0
- * when ours stands too (or the feature is off), or a negative errno.
- */
-int btf_encoders__add_true_sig(const struct btf_encoder_conf *conf, struct btf *btf,
-			       const struct elf_functions_entry *entry);
 
-/* ---- btf_encoder_vars.c: variables ---- */
+/* ---- btf_encoder_funcs.c: a CU's functions ---- */
+
+/* Collects the function of subprogram @die, when the ELF has it. */
+int btf_encoder__collect_func(struct btf_encoder *e, Dwarf_Die *die);
+/* Once the CU is resolved: checks and saves its functions' sightings. */
+int btf_encoder__save_cu_funcs(struct btf_encoder *e);
+
+/* ---- btf_encoder_vars.c: a CU's variables ---- */
 
 /* The die_ops[] handler of DW_TAG_variable. */
 int btf_encoder__encode_variable(struct btf_encoder *e, Dwarf_Die *die);
 /* Once the CU is walked: the BTF IDs of its variables' types. */
 void btf_encoder__resolve_cu_vars(struct btf_encoder *e);
-/* Merge: adds the VARs and DATASECs of all encoders' variables to @btf. */
+
+/* ---- btf_encoder.c: a CU's types ---- */
+
+/* Resolves the CU walked so far and saves its functions and variables. */
+int btf_encoder__finish_cu(struct btf_encoder *e);
+
+/* ---- btf_encoders_vars.c, btf_encoders_funcs.c: after the join ---- */
+
+/* Adds the VARs and DATASECs of all @nr encoders' variables to @btf. */
 int btf_encoders__add_vars(struct btf_encoder **encoders, unsigned int nr, struct btf *btf);
+/* Adds the FUNCs of all encoders' saved function states to @btf. */
+int btf_encoders__add_saved_funcs(const struct btf_encoder_input *in, struct btf *btf);
 
 #endif /* _BTF_ENCODER_PRIV_H_ */

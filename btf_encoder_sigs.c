@@ -52,9 +52,9 @@ void btf_encoder__sig_begin_unit(struct btf_encoder *e, Dwarf_Die *cu_die)
 		return;
 	producer = dwarf_attr(cu_die, DW_AT_producer, &attr) ? dwarf_formstring(&attr) : NULL;
 	e->cu.sig_abi = (struct sig_abi){
-		.regs = &e->conf->param_regs,
+		.regs = &e->in->param_regs,
 		.addr_size = e->cu.reader.addr_size,
-		.two_regs = e->conf->param_regs.two_regs,
+		.two_regs = e->in->param_regs.two_regs,
 		.clang = producer && strstr(producer, "clang"),
 	};
 }
@@ -65,25 +65,21 @@ void btf_encoder__sig_collect_func(struct btf_encoder *e, Dwarf_Die *die, struct
 
 	if (!sigs_on(e))
 		return;
-	pthread_mutex_lock(e->conf->libdw_lock);
+	pthread_mutex_lock(e->in->libdw_lock);
 	f->addr = dwarf_lowpc(die, &addr) == 0 ? addr : 0;
-	pthread_mutex_unlock(e->conf->libdw_lock);
+	pthread_mutex_unlock(e->in->libdw_lock);
 	f->clang = e->cu.sig_abi.clang;
 	f->changed = f->clang && sig_func__changed(die, dwarf_hasattr(die, DW_AT_abstract_origin),
 						   &e->cu.ref_ctx);
 }
 
-int btf_encoder__sig_collect_param(struct btf_encoder *e, Dwarf_Die *die)
+void btf_encoder__sig_collect_param(struct btf_encoder *e, Dwarf_Die *die)
 {
-	struct sig_param *sp;
+	struct sig_param *sp = &e->cu.params.data[e->cu.params.nr - 1].sig;
 	Dwarf_Attribute attr;
 
 	if (!sigs_on(e))
-		return 0;
-	sp = darray_push(&e->cu.sig_params);
-	if (!sp)
-		return -ENOMEM;
-	memset(sp, 0, sizeof(*sp));
+		return;
 	sp->die_off = btf_encoder__die_off(e, die) & REF_OFF_MASK;
 	/* Upstream shares only what a parameter without a type of its own knows. */
 	if (dwarf_attr(die, DW_AT_abstract_origin, &attr) && !dwarf_hasattr(die, DW_AT_type)) {
@@ -92,8 +88,7 @@ int btf_encoder__sig_collect_param(struct btf_encoder *e, Dwarf_Die *die)
 		if ((ref & REF_DIE) && ref != REF_BAD)
 			sp->origin_off = ref & REF_OFF_MASK;
 	}
-	sig_param__read(sp, die, &e->cu.sig_abi, &e->cu.ref_ctx, e->conf->libdw_lock);
-	return 0;
+	sig_param__read(sp, die, &e->cu.sig_abi, &e->cu.ref_ctx, e->in->libdw_lock);
 }
 
 /* The parameter of @origin whose DIE is at @off, and its place; NULL for none. */
@@ -103,7 +98,7 @@ static struct sig_param *cu_func__sig_param_at(struct btf_encoder *e, const stru
 	uint32_t k;
 
 	for (k = 0; k < origin->nr_params; k++) {
-		struct sig_param *sp = &e->cu.sig_params.data[origin->first_param + k];
+		struct sig_param *sp = &e->cu.params.data[origin->first_param + k].sig;
 
 		if (sp->die_off == off) {
 			*idx = k;
@@ -120,8 +115,8 @@ void btf_encoder__sig_share(struct btf_encoder *e)
 
 	if (!sigs_on(e))
 		return;
-	for (i = 0; i < e->cu.sig_params.nr; i++) {
-		struct sig_param *sp = &e->cu.sig_params.data[i];
+	for (i = 0; i < e->cu.params.nr; i++) {
+		struct sig_param *sp = &e->cu.params.data[i].sig;
 
 		if (sp->member)
 			sp->member_type = btf_encoder__resolve_ref(e, sp->member_type);
@@ -134,7 +129,7 @@ void btf_encoder__sig_share(struct btf_encoder *e)
 		if (!f->origin_off || !(origin = btf_encoder__cu_func_at(e, f->origin_off)))
 			continue;
 		for (j = 0; j < f->nr_params; j++) {
-			struct sig_param *sp = &e->cu.sig_params.data[f->first_param + j], *to;
+			struct sig_param *sp = &e->cu.params.data[f->first_param + j].sig, *to;
 
 			if (!sp->origin_off ||
 			    !(to = cu_func__sig_param_at(e, origin, sp->origin_off, &k)))
@@ -165,11 +160,10 @@ static const char *member_param_name(struct btf_encoder *e, const char *param, c
  * out, and with true_signature (@true_sig) all that are optimized out.
  */
 static int btf_encoder__sig_mode(struct btf_encoder *e, const struct cu_func *f,
-				 const struct sig_param_out *out, bool true_sig,
-				 struct func_sig_mode *m)
+				 const struct sig_param *sp, const struct sig_param_out *out,
+				 bool true_sig, struct func_sig_mode *m)
 {
-	const struct btf_func_param *params;
-	const struct sig_param *sp;
+	const struct cu_param *params;
 	bool unexpected = false, has_struct = false;
 	uint32_t j;
 
@@ -179,10 +173,9 @@ static int btf_encoder__sig_mode(struct btf_encoder *e, const struct cu_func *f,
 	if (!f->nr_params)
 		return 0;
 	params = &e->cu.params.data[f->first_param];
-	sp = &e->cu.sig_params.data[f->first_param];
 	for (j = 0; j < f->nr_params; j++) {
 		struct btf_func_param *p = &m->params[m->nr_params];
-		uint32_t type = out[j].member_typed ? sp[j].member_type : params[j].type;
+		uint32_t type = out[j].member_typed ? sp[j].member_type : params[j].proto.type;
 
 		unexpected |= out[j].unexpected;
 		has_struct |= param_type__is_struct(e->btf, type);
@@ -192,12 +185,12 @@ static int btf_encoder__sig_mode(struct btf_encoder *e, const struct cu_func *f,
 		if (true_sig && out[j].optimized)
 			continue;
 		p->type = type;
-		p->name = params[j].name;
+		p->name = params[j].proto.name;
 		if (p->name && true_sig && out[j].member_named)
 			p->name = member_param_name(e, p->name, sp[j].member);
 		else if (p->name)
 			p->name = arena__strdup(&e->arena, p->name);
-		if (params[j].name && !p->name)
+		if (params[j].proto.name && !p->name)
 			return -ENOMEM;
 		m->nr_params++;
 	}
@@ -208,22 +201,28 @@ static int btf_encoder__sig_mode(struct btf_encoder *e, const struct cu_func *f,
 static int btf_encoder__sig_modes(struct btf_encoder *e, const struct cu_func *f,
 				  struct func_sighting *s)
 {
-	const struct sig_param *sp = f->nr_params ? &e->cu.sig_params.data[f->first_param] : NULL;
+	/* sig_params__analyze() reads the parameters' facts as one array. */
 	struct sig_param_out *out = calloc(f->nr_params ?: 1, sizeof(*out));
+	struct sig_param *sp = calloc(f->nr_params ?: 1, sizeof(*sp));
 	struct sig_abi abi = e->cu.sig_abi;
-	int err;
+	uint32_t j;
+	int err = -ENOMEM;
 
-	if (!out)
-		return -ENOMEM;
+	if (!out || !sp)
+		goto out;
+	for (j = 0; j < f->nr_params; j++)
+		sp[j] = e->cu.params.data[f->first_param + j].sig;
 	abi.clang = f->clang;
 	sig_params__analyze(&abi, sp, f->nr_params, f->changed, false, out);
-	err = btf_encoder__sig_mode(e, f, out, false, &s->mode[SIG_DEFAULT]);
+	err = btf_encoder__sig_mode(e, f, sp, out, false, &s->mode[SIG_DEFAULT]);
 	s->mode[SIG_TRUE] = s->mode[SIG_DEFAULT];
 	if (!err && f->changed) {
 		memset(&s->mode[SIG_TRUE], 0, sizeof(s->mode[SIG_TRUE]));
 		sig_params__analyze(&abi, sp, f->nr_params, true, true, out);
-		err = btf_encoder__sig_mode(e, f, out, true, &s->mode[SIG_TRUE]);
+		err = btf_encoder__sig_mode(e, f, sp, out, true, &s->mode[SIG_TRUE]);
 	}
+out:
+	free(sp);
 	free(out);
 	return err;
 }
@@ -237,7 +236,7 @@ int btf_encoder__sig_save(struct btf_encoder *e, struct elf_function *node, cons
 	if (!sigs_on(e))
 		return 0;
 	s = arena__alloc(&e->arena, sizeof(*s));
-	slot = darray_push(&e->chunk_sightings);
+	slot = darray__push(&e->chunk_sightings);
 	if (!s || !slot)
 		return -ENOMEM;
 	*s = (struct func_sighting){
@@ -262,222 +261,4 @@ int btf_encoder__sig_save(struct btf_encoder *e, struct elf_function *node, cons
 		node->state.sightings = s;
 	node->state.last_sighting = s;
 	return 0;
-}
-
-/* ---- the merge ---- */
-
-/* What upstream would encode of a name in one mode: a sighting's FUNC, or none. */
-struct sig_choice {
-	const struct func_sighting *s; /* NULL: none */
-	int mode;
-	const char *name;
-	bool as_kfunc;
-};
-
-/* What the merge knows of a sighting from the symbols of its name. */
-struct sig_seen {
-	const struct func_sighting *s;
-	const char *sym; /* the first with a '.' at its address, or NULL */
-	bool at_sym; /* some symbol of the name is at its address */
-	bool optimized_sym; /* one there is a ".constprop" or ".isra" clone */
-};
-
-static void sig_seen__init(struct sig_seen *v, const struct elf_functions_entry *entry)
-{
-	uint32_t i;
-
-	for (i = 0; i < entry->nr_syms; i++) {
-		const struct elf_function_sym *sym = &entry->syms[i];
-		const char *dot = strchr(sym->name, '.');
-
-		if (sym->addr != v->s->addr)
-			continue;
-		v->at_sym = true;
-		/* Upstream looks at the symbols only for a sighting with an address. */
-		if (!dot || !v->s->addr)
-			continue;
-		if (!v->sym)
-			v->sym = sym->name;
-		if (strstr(dot, ".constprop") || strstr(dot, ".isra"))
-			v->optimized_sym = true;
-	}
-}
-
-static struct btf_func_state sig_state(const struct func_sighting *s, int mode)
-{
-	return (struct btf_func_state){
-		.params = s->mode[mode].params,
-		.nr_params = s->mode[mode].nr_params,
-		.tags = s->tags,
-		.nr_tags = s->nr_tags,
-		.ret_type = s->ret_type,
-		.chunk = s->chunk,
-		.varargs = s->varargs,
-		.initialized = true,
-	};
-}
-
-static bool sig_differ(const struct btf *btf, const struct sig_seen *a, const struct sig_seen *b,
-		       int mode)
-{
-	struct btf_func_state x = sig_state(a->s, mode), y = sig_state(b->s, mode);
-
-	return btf_func_states__differ(btf, &x, &y);
-}
-
-/* Whether the default rules leave @v out for optimized parameters in a changed ABI. */
-static bool sig_skips_optimized(const struct sig_seen *v, int mode)
-{
-	return mode == SIG_DEFAULT && v->s->mode[mode].optimized_parms &&
-	       (v->s->changed || v->optimized_sym);
-}
-
-/* The sighting a name of several is encoded from. */
-static const struct sig_seen *sig_canonical(const struct sig_seen *v, size_t n, int mode)
-{
-	const struct sig_seen *first = NULL;
-	size_t i;
-
-	if (n == 1)
-		return v;
-	for (i = 0; i < n; i++) {
-		if (!v[i].at_sym)
-			continue;
-		if (!sig_skips_optimized(&v[i], mode))
-			return &v[i];
-		first = first ?: &v[i];
-	}
-	return first ?: v;
-}
-
-/* Upstream's choice for @v[0..@n), in CU order, in @mode. */
-static struct sig_choice sig_choose(const struct btf_encoder_conf *conf, const struct btf *btf,
-				    const struct elf_functions_entry *entry,
-				    const struct sig_seen *v, size_t n, int mode)
-{
-	bool unexpected = v[0].s->mode[mode].unexpected, uncertain = v[0].s->uncertain;
-	bool reordered = v[0].s->reordered, inconsistent = false, ts = mode == SIG_TRUE;
-	const struct sig_seen *pick = NULL, *c;
-	size_t i;
-
-	for (i = 1; i < n; i++) {
-		unexpected |= v[i].s->mode[mode].unexpected;
-		uncertain |= v[i].s->uncertain;
-		reordered |= v[i].s->reordered;
-		if (!unexpected && !inconsistent && !reordered && sig_differ(btf, v, &v[i], mode))
-			inconsistent = true;
-		/*
-		 * true_signature's pick: the first with a symbol whose flags are
-		 * clean, where a later one carries the flags of those up to it
-		 * and the first those of all.
-		 */
-		if (ts && !pick && v[i].sym && !unexpected && !uncertain)
-			pick = &v[i];
-	}
-	if (ts && v[0].sym && !unexpected && !uncertain)
-		pick = v;
-	if (pick)
-		return (struct sig_choice){ pick->s, mode, pick->sym, false };
-	c = sig_canonical(v, n, mode);
-	if (unexpected || uncertain || reordered || sig_skips_optimized(c, mode) ||
-	    (inconsistent && btf_encoder_conf__has(conf, BTF_FEAT_CONSISTENT_FUNC)) ||
-	    entry->ambiguous_addr)
-		return (struct sig_choice){ NULL };
-	return (struct sig_choice){ c->s, mode, entry->name, true };
-}
-
-static bool sig_params_equal(const struct func_sig_mode *a, const struct func_sig_mode *b,
-			     const struct btf_chunk *ca, const struct btf_chunk *cb)
-{
-	uint32_t i;
-
-	if (a->nr_params != b->nr_params)
-		return false;
-	for (i = 0; i < a->nr_params; i++) {
-		const char *x = a->params[i].name ?: "", *y = b->params[i].name ?: "";
-
-		if (strcmp(x, y) || btf_chunk__merged_id(ca, a->params[i].type) !=
-					    btf_chunk__merged_id(cb, b->params[i].type))
-			return false;
-	}
-	return true;
-}
-
-static bool sig_choices_equal(const struct sig_choice *a, const struct sig_choice *b)
-{
-	if (!a->s || !b->s)
-		return !a->s && !b->s;
-	return !strcmp(a->name, b->name) && a->as_kfunc == b->as_kfunc &&
-	       a->s->varargs == b->s->varargs &&
-	       btf_chunk__merged_id(a->s->chunk, a->s->ret_type) ==
-		       btf_chunk__merged_id(b->s->chunk, b->s->ret_type) &&
-	       sig_params_equal(&a->s->mode[a->mode], &b->s->mode[b->mode], a->s->chunk,
-				b->s->chunk);
-}
-
-static int sig_seen__cmp(const void *a, const void *b)
-{
-	const struct sig_seen *x = a, *y = b;
-
-	return x->s->pos < y->s->pos ? -1 : x->s->pos > y->s->pos;
-}
-
-/* All encoders' sightings of @entry, in CU order; *@n 0 for none. */
-static struct sig_seen *sig_seen__gather(const struct elf_functions_entry *entry, size_t *n)
-{
-	struct elf_function *f;
-	struct func_sighting *s;
-	struct sig_seen *v;
-	size_t i = 0;
-
-	*n = 0;
-	for (f = atomic_load(&entry->head); f; f = f->next)
-		for (s = f->state.sightings; s; s = s->next)
-			(*n)++;
-	if (!*n)
-		return NULL;
-	v = calloc(*n, sizeof(*v));
-	if (!v)
-		return NULL;
-	for (f = atomic_load(&entry->head); f; f = f->next)
-		for (s = f->state.sightings; s; s = s->next)
-			v[i++].s = s;
-	qsort(v, *n, sizeof(*v), sig_seen__cmp);
-	for (i = 0; i < *n; i++)
-		sig_seen__init(&v[i], entry);
-	return v;
-}
-
-int btf_encoders__add_true_sig(const struct btf_encoder_conf *conf, struct btf *btf,
-			       const struct elf_functions_entry *entry)
-{
-	struct sig_choice dflt, ts;
-	struct btf_func_state s;
-	struct sig_seen *v;
-	size_t n;
-	int err = 0;
-
-	if (!btf_encoder_conf__has(conf, BTF_FEAT_TRUE_SIGNATURE))
-		return 0;
-	v = sig_seen__gather(entry, &n);
-	if (!v)
-		return n ? -ENOMEM : 0;
-	dflt = sig_choose(conf, btf, entry, v, n, SIG_DEFAULT);
-	ts = sig_choose(conf, btf, entry, v, n, SIG_TRUE);
-	if (sig_choices_equal(&dflt, &ts))
-		goto out;
-	if (ts.s) {
-		s = sig_state(ts.s, ts.mode);
-		err = btf_func_state__add(btf, conf, entry, ts.name, &s, ts.as_kfunc);
-	}
-	/*
-	 * Where upstream's default has no FUNC of the name, ours (v1.31's)
-	 * may: it stays, as the feature takes nothing from upstream's there,
-	 * unless the new FUNC bears its name.
-	 */
-	if (!err && (dflt.s || (ts.s && !strcmp(ts.name, entry->name))))
-		err = 1;
-out:
-	free(v);
-	return err;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Variables: collected from each CU with their static addresses, added to
- * the merged BTF as VARs grouped in a DATASEC per ELF section.
+ * Variables: collected from each CU with their static addresses, their
+ * types resolved with the CU's; the merge adds them (btf_encoders_vars.c).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -15,11 +15,9 @@
 #include "btf_encoder_priv.h"
 #include "elf_symtab.h"
 
-/* ---- collecting a CU's variables ---- */
-
 static bool btf_encoder__has_vars(const struct btf_encoder *e)
 {
-	return e->conf->symtab &&
+	return e->in->symtab &&
 	       (btf_encoder__has(e, BTF_FEAT_VAR) || btf_encoder__has(e, BTF_FEAT_GLOBAL_VAR));
 }
 
@@ -38,7 +36,7 @@ static int variable_addr(struct btf_encoder *e, Dwarf_Attribute *attr, uint64_t 
 	size_t len;
 	int err = -1;
 
-	pthread_mutex_lock(e->conf->libdw_lock);
+	pthread_mutex_lock(e->in->libdw_lock);
 	if (dwarf_getlocation(attr, &expr, &len) == 0 && len >= 1) {
 		if (expr->atom == DW_OP_addr) {
 			*addr = expr->number;
@@ -50,7 +48,7 @@ static int variable_addr(struct btf_encoder *e, Dwarf_Attribute *attr, uint64_t 
 			err = 0;
 		}
 	}
-	pthread_mutex_unlock(e->conf->libdw_lock);
+	pthread_mutex_unlock(e->in->libdw_lock);
 	return err;
 }
 
@@ -81,7 +79,7 @@ int btf_encoder__encode_variable(struct btf_encoder *e, Dwarf_Die *die)
 	die_attrs__inherit(&a, true);
 	if (!a.name)
 		return 0;
-	v = darray_push(&e->vars);
+	v = darray__push(&e->vars);
 	if (!v)
 		return -ENOMEM;
 	v->chunk = e->chunk;
@@ -101,154 +99,4 @@ void btf_encoder__resolve_cu_vars(struct btf_encoder *e)
 
 	for (i = e->cu.first_var; i < e->vars.nr; i++)
 		e->vars.data[i].type = btf_encoder__resolve_ref(e, e->vars.data[i].type);
-}
-
-/* ---- adding the variables, grouped in a DATASEC per ELF section ---- */
-
-struct var_ref {
-	const struct btf_var_state *var;
-	const struct elf_section *sec;
-	uint32_t type; /* in the merged BTF */
-	uint32_t size;
-};
-
-static int var_ref__cmp(const void *a, const void *b)
-{
-	const struct var_ref *x = a, *y = b;
-
-	if (x->sec->index != y->sec->index)
-		return x->sec->index < y->sec->index ? -1 : 1;
-	if (x->var->addr != y->var->addr)
-		return x->var->addr < y->var->addr ? -1 : 1;
-	if (x->var->cu_index != y->var->cu_index)
-		return x->var->cu_index < y->var->cu_index ? -1 : 1;
-	return strcmp(x->var->name, y->var->name);
-}
-
-/* Compiler- and macro-made objects that are not variables anyone looks up. */
-static bool variable_name_skipped(const char *name)
-{
-	static const char *const prefixes[] = { "__UNIQUE_ID", "__tpstrtab_", "__exitcall_",
-						"__func_stack_frame_non_standard_" };
-	size_t i;
-
-	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
-		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
-			return true;
-	return false;
-}
-
-/*
- * Whether pahole v1.31 takes @name for a variable's: letters, digits, '_'
- * and '.', not a digit first, 128 characters at most (its KSYM_NAME_LEN).
- * It refuses the file for another, or with encode_force leaves that
- * variable out.
- */
-static bool variable_name_valid(const char *name)
-{
-	size_t i;
-
-	for (i = 0; name[i]; i++) {
-		char c = name[i];
-
-		if (i == 128 || !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
-				  c == '.' || (i && c >= '0' && c <= '9')))
-			return false;
-	}
-	return i > 0;
-}
-
-static bool section_has_vars(const struct btf_encoder_conf *conf, const struct elf_section *sec)
-{
-	if (sec->type != SHT_PROGBITS && sec->type != SHT_NOBITS)
-		return false;
-	if (btf_encoder_conf__has(conf, BTF_FEAT_GLOBAL_VAR))
-		return true;
-	return btf_encoder_conf__has(conf, BTF_FEAT_VAR) && !strcmp(sec->name, ".data..percpu");
-}
-
-/* Adds the VARs of one section, then its DATASEC: @refs[0..n) share the section. */
-static int var_refs__add_section(struct btf *btf, const struct var_ref *refs, size_t n)
-{
-	const struct elf_section *sec = refs[0].sec;
-	uint32_t first = btf__type_cnt(btf), end = 0;
-	size_t i;
-	int id;
-
-	for (i = 0; i < n; i++) {
-		const struct btf_var_state *v = refs[i].var;
-
-		if (v->addr - sec->addr + refs[i].size > end)
-			end = v->addr - sec->addr + refs[i].size;
-		id = btf__add_var(btf, v->name,
-				  v->external ? BTF_VAR_GLOBAL_ALLOCATED : BTF_VAR_STATIC,
-				  refs[i].type);
-		if (id < 0)
-			return id;
-	}
-	id = btf__add_datasec(btf, sec->name, end);
-	for (i = 0; i < n && id >= 0; i++)
-		id = btf__add_datasec_var_info(btf, first + i, refs[i].var->addr - sec->addr,
-					       refs[i].size);
-	for (i = 0; i < n && id >= 0; i++) {
-		const struct btf_var_state *v = refs[i].var;
-
-		if (v->nr_tags)
-			id = decl_tags__add(btf, first + i, v->tags, v->nr_tags);
-	}
-	return id < 0 ? id : 0;
-}
-
-int btf_encoders__add_vars(struct btf_encoder **encoders, unsigned int nr, struct btf *btf)
-{
-	const struct btf_encoder_conf *conf = encoders[0]->conf;
-	size_t total = 0, n = 0, i, j;
-	struct var_ref *refs;
-	int err = 0;
-
-	for (i = 0; i < nr; i++)
-		total += encoders[i]->vars.nr;
-	refs = calloc(total ?: 1, sizeof(*refs));
-	if (!refs)
-		return -ENOMEM;
-	for (i = 0; i < nr; i++) {
-		for (j = 0; j < encoders[i]->vars.nr; j++) {
-			const struct btf_var_state *v = &encoders[i]->vars.data[j];
-			const struct elf_section *sec =
-				elf_symtab__data_section_at(conf->symtab, v->addr);
-			uint32_t type = btf_chunk__merged_id(v->chunk, v->type);
-			int64_t size = btf__resolve_size(btf, type);
-
-			if (!sec || !section_has_vars(conf, sec) || variable_name_skipped(v->name))
-				continue;
-			/*
-			 * At offset 0 it may be in a discarded section, which DWARF
-			 * gives address 0: a symbol of its name must be in the
-			 * section (pahole v1.31's variable_in_sec).
-			 */
-			if (v->addr == sec->addr &&
-			    !elf_symtab__has_object(conf->symtab, v->name, sec->index))
-				continue;
-			/* Its name is checked before its type or size, as upstream does. */
-			if (!variable_name_valid(v->name)) {
-				if (btf_encoder_conf__has(conf, BTF_FEAT_ENCODE_FORCE))
-					continue;
-				err = -BTF_REFUSED_VAR_NAME;
-				goto out;
-			}
-			/* Sizeless ones (extern char x[]) neither. */
-			if (!v->type || size <= 0)
-				continue;
-			refs[n++] = (struct var_ref){ v, sec, type, size };
-		}
-	}
-	qsort(refs, n, sizeof(*refs), var_ref__cmp);
-	for (i = 0; i < n && !err; i = j) {
-		for (j = i + 1; j < n && refs[j].sec == refs[i].sec; j++)
-			;
-		err = var_refs__add_section(btf, &refs[i], j - i);
-	}
-out:
-	free(refs);
-	return err;
 }

@@ -213,7 +213,7 @@ static uint32_t u32_order(uint32_t v, bool swap)
 	return swap ? __builtin_bswap32(v) : v;
 }
 
-void *btf_writer__add_layout(const void *data, size_t size, size_t *out_size)
+int btf_writer__add_layout(const void *data, size_t size, void **layout_out, size_t *out_size)
 {
 	const struct btf_header *in = data;
 	struct btf_layout_hdr *out;
@@ -224,7 +224,7 @@ void *btf_writer__add_layout(const void *data, size_t size, size_t *out_size)
 
 	if (size < sizeof(*in) ||
 	    (in->magic != BTF_MAGIC && in->magic != __builtin_bswap16(BTF_MAGIC)))
-		return NULL;
+		return -EINVAL;
 	swap = in->magic != BTF_MAGIC;
 	types_len = u32_order(in->type_len, swap);
 	strs_off = u32_order(in->str_off, swap);
@@ -232,11 +232,11 @@ void *btf_writer__add_layout(const void *data, size_t size, size_t *out_size)
 	/* libbpf 1.1 writes the types at 0 and the strings right after them. */
 	if (u32_order(in->hdr_len, swap) != sizeof(*in) || in->type_off || strs_off != types_len ||
 	    types_len % 4 || sizeof(*in) + (size_t)types_len + strs_len != size)
-		return NULL;
+		return -EINVAL;
 	*out_size = sizeof(*out) + types_len + layout_len + strs_len;
 	out = malloc(*out_size);
 	if (!out)
-		return NULL;
+		return -ENOMEM;
 	out->hdr = *in;
 	out->hdr.hdr_len = u32_order(sizeof(*out), swap);
 	out->hdr.str_off = u32_order(types_len + layout_len, swap);
@@ -249,7 +249,8 @@ void *btf_writer__add_layout(const void *data, size_t size, size_t *out_size)
 		layout[k].flags = 0;
 	}
 	memcpy((char *)(layout + NR_BTF_KINDS), (const char *)(in + 1) + types_len, strs_len);
-	return out;
+	*layout_out = out;
+	return 0;
 }
 
 int btf_writer__raw(const char *path, const void *data, size_t size, const char **cause)

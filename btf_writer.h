@@ -24,10 +24,11 @@ int btf_writer__raw(const char *path, const void *data, size_t size, const char 
  * (layout_off, layout_len), and a struct btf_layout per kind libbpf 1.1
  * knows (the bytes after struct btf_type, fixed and per vlen item; flags
  * 0) sits between the types and the strings, in the byte order of @data.
- * Readers of 1.1 and older kernels take no such header.  A malloc()ed
- * buffer of *@out_size bytes, or NULL (no memory, or not such BTF).
+ * Readers of 1.1 and older kernels take no such header.  *@out is a
+ * malloc()ed buffer of *@out_size bytes; 0, -ENOMEM, or -EINVAL for BTF not
+ * laid out so.
  */
-void *btf_writer__add_layout(const void *data, size_t size, size_t *out_size);
+int btf_writer__add_layout(const void *data, size_t size, void **out, size_t *out_size);
 
 struct btf_section {
 	const char *name; /* ".BTF", ".BTF.base" */

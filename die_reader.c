@@ -78,8 +78,8 @@ void die_reader__init(struct die_reader *r, const unsigned char *info,
 
 void die_reader__free(struct die_reader *r)
 {
-	darray_free(&r->codes);
-	darray_free(&r->specs);
+	darray__free(&r->codes);
+	darray__free(&r->specs);
 }
 
 /* A ULEB128 at *@p before @end, or false; *@p moves past it. */
@@ -120,7 +120,7 @@ static struct die_reader_code *die_reader__code(struct die_reader *r, size_t cod
 {
 	struct die_reader_code *c;
 
-	while (r->codes.nr <= code && (c = darray_push(&r->codes)))
+	while (r->codes.nr <= code && (c = darray__push(&r->codes)))
 		*c = (struct die_reader_code){};
 	return code < r->codes.nr ? &r->codes.data[code] : NULL;
 }
@@ -216,7 +216,7 @@ static int plan_recorder__attr(Dwarf_Attribute *attr, void *arg)
 	if (rec->plan->state != PLAN_NONE)
 		return DWARF_CB_OK;
 	if (!form_planned(form, wanted) || rec->plan->nr == UINT16_MAX ||
-	    !(spec = darray_push(&rec->r->specs))) {
+	    !(spec = darray__push(&rec->r->specs))) {
 		rec->plan->state = PLAN_LIBDW;
 		return DWARF_CB_OK;
 	}

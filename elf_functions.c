@@ -142,15 +142,16 @@ static int elf_functions__fill(struct elf_functions *fns, const struct func_sym 
 	return 0;
 }
 
-struct elf_functions *elf_functions__new(const struct elf_symtab *symtab)
+int elf_functions__new(const struct elf_symtab *symtab, struct elf_functions **out)
 {
 	struct elf_functions *fns = calloc(1, sizeof(*fns));
 	struct func_sym *syms = NULL;
 	size_t n = 0, i;
 	int err = -ENOMEM;
 
+	*out = NULL;
 	if (!fns)
-		return NULL;
+		return -ENOMEM;
 	syms = collect_func_syms(symtab, &n);
 	if (!syms)
 		goto out;
@@ -169,9 +170,10 @@ out:
 	free(syms);
 	if (err) {
 		elf_functions__delete(fns);
-		return NULL;
+		return err;
 	}
-	return fns;
+	*out = fns;
+	return 0;
 }
 
 static bool elf_function__is_first(const struct elf_functions *fns, const struct elf_function *f)
@@ -215,29 +217,31 @@ struct elf_functions_entry *elf_functions__find(const struct elf_functions *fns,
 	return NULL;
 }
 
-struct elf_function *elf_functions__claim(struct elf_functions_entry *entry,
-					  struct btf_encoder *owner)
+int elf_functions__claim(struct elf_functions_entry *entry, struct btf_encoder *owner,
+			 struct elf_function **out)
 {
 	struct elf_function *f, *head;
 
 	for (f = atomic_load(&entry->head); f; f = f->next) {
 		struct btf_encoder *cur = atomic_load(&f->owner);
 
-		if (cur == owner)
-			return f;
-		if (!cur && atomic_compare_exchange_strong(&f->owner, &cur, owner))
-			return f;
+		if (cur == owner ||
+		    (!cur && atomic_compare_exchange_strong(&f->owner, &cur, owner))) {
+			*out = f;
+			return 0;
+		}
 	}
 	/* Every node belongs to another encoder: push one of our own. */
 	f = calloc(1, sizeof(*f));
 	if (!f)
-		return NULL;
+		return -ENOMEM;
 	atomic_init(&f->owner, owner);
 	head = atomic_load(&entry->head);
 	do {
 		f->next = head;
 	} while (!atomic_compare_exchange_weak(&entry->head, &head, f));
-	return f;
+	*out = f;
+	return 0;
 }
 
 size_t elf_functions__nr_entries(const struct elf_functions *fns)

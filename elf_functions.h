@@ -17,70 +17,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "btf_encoder.h" /* struct btf_func_state, what a node holds */
+
 struct elf_symtab;
-struct btf_chunk;
-struct func_sighting;
-
-/* A parameter of a function prototype: type ID in the owner's BTF. */
-struct btf_func_param {
-	const char *name;
-	uint32_t type;
-};
-
-/* A btf_decl_tag annotation: on the whole (component -1) or on one member/parameter. */
-struct btf_decl_tag_ref {
-	const char *value;
-	int component;
-};
 
 /*
- * What one encoder knows of a function, merged over the CUs it encoded.
- * params and tags, and the strings they point to, belong to that encoder.
+ * One encoder's node for a name.  @owner is set once, by the owner's thread
+ * (elf_functions__claim()); @next is set before the node is pushed and never
+ * after; @state is written by the owner's thread alone while the workers
+ * run, and read by the merge (btf_encoders_funcs.c) once all are done.
  */
-/*
- * How a sighting's prototype differs from the first sighting's, in the words
- * of pahole v1.31's -V (funcs__match): the parameter count ("..." counted),
- * the return type, or parameter @param.
- */
-enum func_mismatch_kind {
-	FUNC_MISMATCH_COUNT = 1,
-	FUNC_MISMATCH_RETURN,
-	FUNC_MISMATCH_PARAM,
-};
-
-/* A sighting's place: its CU's index << 32 | its place among the CU's functions. */
-#define FUNC_POS_NONE UINT64_MAX
-
-struct func_mismatch {
-	uint64_t pos; /* of the differing sighting; FUNC_POS_NONE for none */
-	uint32_t param;
-	uint32_t nr_params; /* the differing sighting's, "..." counted */
-	const char *name; /* its name of @param (an encoder's arena), or NULL */
-	enum func_mismatch_kind kind;
-};
-
-struct btf_func_state {
-	struct btf_func_param *params;
-	uint32_t nr_params;
-	struct btf_decl_tag_ref *tags;
-	uint32_t nr_tags;
-	uint32_t ret_type;
-	uint32_t cu_index; /* the first CU that defined the function */
-	const struct btf_chunk *chunk; /* whose BTF the type IDs are in */
-	bool initialized;
-	bool varargs;
-	bool inconsistent_proto; /* prototypes differ between CUs */
-	bool optimized_parms; /* a parameter is optimized out */
-	bool unexpected_reg; /* a parameter is not where the ABI puts it */
-	bool uncertain_parm_loc; /* a parameter's location cannot be known */
-	uint64_t pos; /* the first sighting's place */
-	uint64_t unexpected_pos; /* the first with an unexpected register, or FUNC_POS_NONE */
-	/* The first sighting, by place, that differs from the first. */
-	struct func_mismatch mismatch;
-	/* With true_signature: every sighting, in CU order (btf_encoder_priv.h). */
-	struct func_sighting *sightings, *last_sighting;
-};
-
 struct elf_function {
 	struct btf_encoder *_Atomic owner;
 	struct elf_function *next;
@@ -106,8 +52,8 @@ struct elf_functions_entry {
 
 struct elf_functions;
 
-/* Builds the table from the STT_FUNC symbols of @symtab; NULL on ENOMEM. */
-struct elf_functions *elf_functions__new(const struct elf_symtab *symtab);
+/* Builds the table from the STT_FUNC symbols of @symtab into *@out: 0 or -ENOMEM. */
+int elf_functions__new(const struct elf_symtab *symtab, struct elf_functions **out);
 void elf_functions__delete(struct elf_functions *functions);
 
 /* The entry for @name (no suffix), or NULL.  Never changes the table. */
@@ -115,14 +61,14 @@ struct elf_functions_entry *elf_functions__find(const struct elf_functions *func
 						const char *name);
 
 /*
- * Returns @owner's node in @entry's list: an unowned node claimed by
+ * Gives @owner's node in @entry's list in *@out: an unowned node claimed by
  * compare-and-exchange on its owner, or a new node pushed by
  * compare-and-exchange on the head.  Only @owner's thread may call this for
- * @owner, so there is never more than one node per (owner, name).  NULL on
- * ENOMEM.
+ * @owner, so there is never more than one node per (owner, name).  0 or
+ * -ENOMEM.
  */
-struct elf_function *elf_functions__claim(struct elf_functions_entry *entry,
-					  struct btf_encoder *owner);
+int elf_functions__claim(struct elf_functions_entry *entry, struct btf_encoder *owner,
+			 struct elf_function **out);
 
 size_t elf_functions__nr_entries(const struct elf_functions *functions);
 struct elf_functions_entry *elf_functions__entry(const struct elf_functions *functions, size_t i);

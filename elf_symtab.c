@@ -97,17 +97,16 @@ static int elf_symtab__read_syms(struct elf_symtab *st, Elf *elf, Elf_Scn *scn, 
 	return 0;
 }
 
-struct elf_symtab *elf_symtab__new(Elf *elf)
+int elf_symtab__new(Elf *elf, struct elf_symtab **out)
 {
 	struct elf_symtab *st = calloc(1, sizeof(*st));
 	Elf_Scn *symtab_scn = NULL, *xndx_scn = NULL;
 	GElf_Ehdr ehdr;
 	int err;
 
-	if (!st) {
-		errno = ENOMEM;
-		return NULL;
-	}
+	*out = NULL;
+	if (!st)
+		return -ENOMEM;
 	errno = 0;
 	err = gelf_getehdr(elf, &ehdr) ? 0 : -EINVAL;
 	st->relocatable = ehdr.e_type == ET_REL;
@@ -120,10 +119,10 @@ struct elf_symtab *elf_symtab__new(Elf *elf)
 		err = -ENOMEM;
 	if (err) {
 		elf_symtab__delete(st);
-		errno = -err;
-		return NULL;
+		return err;
 	}
-	return st;
+	*out = st;
+	return 0;
 }
 
 /* Copies @s to *@p and moves *@p past its NUL: the copy (NULL stays NULL). */

@@ -29,8 +29,11 @@ struct elf_section {
 	uint32_t link; /* sh_link */
 };
 
-/* Reads .symtab of @elf; NULL with errno set on failure (ENOENT: no .symtab). */
-struct elf_symtab *elf_symtab__new(Elf *elf);
+/*
+ * Reads .symtab of @elf into *@out: 0, -ENOENT when there is none, -EINVAL
+ * when it cannot be read (corrupt), -ENOMEM.
+ */
+int elf_symtab__new(Elf *elf, struct elf_symtab **out);
 void elf_symtab__delete(struct elf_symtab *symtab);
 
 /*

@@ -184,8 +184,12 @@ static void sig_param__decode(struct sig_param *p, Dwarf_Attribute *attr, const 
 	pthread_mutex_unlock(libdw_lock);
 }
 
-/* A member's offset in bits: DW_AT_data_bit_offset, or DW_AT_data_member_location bytes. */
-static bool member_bit_offset(Dwarf_Die *member, uint64_t *bits)
+/*
+ * A member's offset in bits as upstream's later rules read it: DW_AT_data_bit_offset,
+ * or DW_AT_data_member_location bytes; a DWARF 2 DW_AT_bit_offset is not looked at
+ * (the encoder's member_bit_offset() reads that too).
+ */
+static bool sig_member_bit_offset(Dwarf_Die *member, uint64_t *bits)
 {
 	Dwarf_Attribute attr;
 	uint64_t bytes = 0;
@@ -216,7 +220,7 @@ static bool struct_member_at(Dwarf_Die *die, uint64_t off, const struct die_ref_
 	if (dwarf_tag(&type) != DW_TAG_structure_type || dwarf_child(&type, member) != 0)
 		return false;
 	do {
-		if (dwarf_tag(member) == DW_TAG_member && member_bit_offset(member, &bits) &&
+		if (dwarf_tag(member) == DW_TAG_member && sig_member_bit_offset(member, &bits) &&
 		    bits == off * 8)
 			return true;
 	} while (dwarf_siblingof(member, member) == 0);

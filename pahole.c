@@ -3,7 +3,9 @@
  * pahole -J: encodes the DWARF of a vmlinux or module as BTF.
  *
  * The command line is pahole's; this file turns it into the read-only
- * btf_encoder_conf, runs one encoder per worker and writes the result.
+ * btf_encoder_conf, sets up the process (signals, libbpf's messages, the
+ * base BTF) and hands the input to encode.h; what is not -J goes to
+ * dwarves' pahole (pahole_fallback.h).
  */
 #include <argp.h>
 #include <assert.h>
@@ -19,22 +21,16 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <dwarf.h>
-#include <gelf.h>
 
 #include "btf_base.h"
-#include "btf_distill.h"
 #include "btf_encoder.h"
-#include "btf_ids.h"
 #include "btf_writer.h"
-#include "dwarf_loader.h"
-#include "elf_functions.h"
-#include "elf_symtab.h"
+#include "encode.h"
 #include "pahole_fallback.h"
 
 #define PAHOLE_VERSION "v1.31"
@@ -42,28 +38,27 @@
 
 struct btf_feature_desc {
 	const char *name;
-	bool in_default; /* part of --btf_features=default */
 	bool implemented;
 };
 
 static const struct btf_feature_desc btf_features[BTF_FEAT__NR] = {
-	[BTF_FEAT_ENCODE_FORCE] = { "encode_force", true, true },
-	[BTF_FEAT_VAR] = { "var", true, true },
-	[BTF_FEAT_FLOAT] = { "float", true, true },
-	[BTF_FEAT_DECL_TAG] = { "decl_tag", true, true },
-	[BTF_FEAT_TYPE_TAG] = { "type_tag", true, true },
-	[BTF_FEAT_ENUM64] = { "enum64", true, true },
-	[BTF_FEAT_OPTIMIZED_FUNC] = { "optimized_func", true, true },
-	[BTF_FEAT_CONSISTENT_FUNC] = { "consistent_func", true, true },
-	[BTF_FEAT_DECL_TAG_KFUNCS] = { "decl_tag_kfuncs", true, true },
-	[BTF_FEAT_REPRODUCIBLE_BUILD] = { "reproducible_build", false, true },
-	[BTF_FEAT_DISTILLED_BASE] = { "distilled_base", false, true },
-	[BTF_FEAT_GLOBAL_VAR] = { "global_var", false, true },
-	[BTF_FEAT_ATTRIBUTES] = { "attributes", false, true },
+	[BTF_FEAT_ENCODE_FORCE] = { "encode_force", true },
+	[BTF_FEAT_VAR] = { "var", true },
+	[BTF_FEAT_FLOAT] = { "float", true },
+	[BTF_FEAT_DECL_TAG] = { "decl_tag", true },
+	[BTF_FEAT_TYPE_TAG] = { "type_tag", true },
+	[BTF_FEAT_ENUM64] = { "enum64", true },
+	[BTF_FEAT_OPTIMIZED_FUNC] = { "optimized_func", true },
+	[BTF_FEAT_CONSISTENT_FUNC] = { "consistent_func", true },
+	[BTF_FEAT_DECL_TAG_KFUNCS] = { "decl_tag_kfuncs", true },
+	[BTF_FEAT_REPRODUCIBLE_BUILD] = { "reproducible_build", true },
+	[BTF_FEAT_DISTILLED_BASE] = { "distilled_base", true },
+	[BTF_FEAT_GLOBAL_VAR] = { "global_var", true },
+	[BTF_FEAT_ATTRIBUTES] = { "attributes", true },
 	/* After v1.31 (upstream 1436daf): a kind layout section, not for split BTF. */
-	[BTF_FEAT_LAYOUT] = { "layout", false, true },
+	[BTF_FEAT_LAYOUT] = { "layout", true },
 	/* After v1.31 (upstream 1436daf): clones by their symbols' names, with their true signatures. */
-	[BTF_FEAT_TRUE_SIGNATURE] = { "true_signature", false, true },
+	[BTF_FEAT_TRUE_SIGNATURE] = { "true_signature", true },
 };
 
 struct lang_name {
@@ -251,9 +246,7 @@ static int args__features(struct args *a, const char *arg, bool strict)
 		bool dflt = !strcmp(tok, "default");
 
 		if (*tok == '+' || dflt) {
-			for (f = 0; f < BTF_FEAT__NR; f++)
-				if (btf_features[f].in_default)
-					a->features |= 1u << f;
+			a->features |= BTF_FEATURES_DEFAULT;
 			if (dflt)
 				continue;
 			tok++;
@@ -363,10 +356,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-/* Without --btf_features: what pahole's older options leave on by default. */
-#define ARGS_FEATURES_INITIAL \
-	(BTF_FEAT(VAR) | BTF_FEAT(DECL_TAG) | BTF_FEAT(TYPE_TAG) | BTF_FEAT(ENUM64))
-
 static void args__conf(const struct args *a, struct btf_encoder_conf *conf)
 {
 	conf->verbose = a->verbose;
@@ -415,21 +404,20 @@ static void on_abort(int sig)
 	_exit(EXIT_FAILURE);
 }
 
-#ifndef PAHOLE_KEEP_ASSERT
 /*
  * An assert() that fails in a library (libdw asserts where an allocation it
  * needed failed): glibc would print a line of its own ("Unexpected error."
  * when it has no memory to format one) and abort.  assert.h declares this
  * as what assert() calls, and the program's definition stands for glibc's
  * in every library: one line of ours, then abort() as before, which
- * on_abort() ends quietly.  (The fuzzer keeps glibc's, to see the abort.)
+ * on_abort() ends quietly.  (The fuzzer, which does not link this file,
+ * keeps glibc's, to see the abort.)
  */
 void __assert_fail(const char *assertion, const char *file, unsigned int line, const char *function)
 {
 	(void)assertion, (void)file, (void)line, (void)function;
 	abort();
 }
-#endif
 
 /*
  * What libdw and libdwfl print before they exit where they run out of memory
@@ -468,187 +456,6 @@ static void catch_signals(const char *input)
 	signal(SIGXFSZ, SIG_IGN);
 }
 
-static void conf__set_param_regs(struct btf_encoder_conf *conf, Elf *elf)
-{
-	GElf_Ehdr ehdr;
-
-	if (!gelf_getehdr(elf, &ehdr))
-		return;
-	conf->big_endian = ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
-	conf->ptr_size = ehdr.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8;
-	conf->param_regs = param_regs__for_machine(ehdr.e_machine);
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int encode_chunk(void *ctx, const struct dwarf_chunk *chunk)
-{
-	struct btf_encoder *encoder = ctx;
-	unsigned int i;
-	int err = btf_encoder__begin_chunk(encoder, chunk->index);
-
-	for (i = 0; i < chunk->nr && !err; i++)
-		err = btf_encoder__encode_cu(encoder, (Dwarf_Die *)&chunk->cu_die[i],
-					     chunk->cu_index[i]);
-	return err ?: btf_encoder__end_chunk(encoder);
-}
-
-/*
- * The workers to start: -jN's N; for -j without N, one per CPU but one per
- * WORKER_INFO_BYTES of .debug_info at most.  A thread of its own costs a
- * small module more CPU (its stack, its malloc arena, the shootdowns of its
- * mappings) than it saves, and a kernel build runs its modules' pahole side
- * by side anyway; the output is the same whatever the count.
- */
-#define WORKER_INFO_BYTES (4u << 20)
-
-static unsigned int encode_workers(const struct btf_encoder_conf *conf)
-{
-	size_t info = conf->debug_info_end - conf->debug_info;
-	size_t most = info / WORKER_INFO_BYTES + 1;
-
-	if (!conf->jobs_auto || !conf->debug_info || most >= conf->jobs)
-		return conf->jobs;
-	/* One worker shares the main thread's arena, as with -j1 (see main()). */
-	if (most == 1)
-		mallopt(M_ARENA_MAX, 1);
-	return most;
-}
-
-static int encode(struct dwarf_loader *loader, const struct btf_encoder_conf *conf,
-		  struct btf_encoded *out)
-{
-	unsigned int nr = encode_workers(conf), i;
-	struct btf_encoder **encoders;
-	double start = now();
-	int err = 0;
-
-	encoders = calloc(nr, sizeof(*encoders));
-	if (!encoders)
-		return -ENOMEM;
-	for (i = 0; i < nr && !err; i++) {
-		encoders[i] = btf_encoder__new(conf);
-		if (!encoders[i])
-			err = -ENOMEM;
-	}
-	if (!err)
-		err = dwarf_loader__for_each_chunk(loader, nr, encode_chunk, (void **)encoders,
-						   conf->lang_exclude, conf->verbose);
-	if (conf->verbose)
-		fprintf(stderr, "pahole: encoding the CUs with %u workers: %.3f s\n", nr,
-			now() - start);
-	/* Split BTF is never encoded again (BTF_ENCODERS_AGAIN): its merge needs no DWARF. */
-	if (!err && conf->base)
-		dwarf_loader__release(loader);
-	if (!err)
-		err = btf_encoders__merge(encoders, nr, out);
-	for (i = 0; i < nr; i++)
-		btf_encoder__delete(encoders[i]);
-	free(encoders);
-	return err;
-}
-
-/* Whether to write a kind layout section: the layout feature, and not split BTF. */
-static bool with_layout(const struct btf_encoder_conf *conf)
-{
-	return btf_encoder_conf__has(conf, BTF_FEAT_LAYOUT) && !conf->base;
-}
-
-/*
- * Writes .BTF, the @size bytes at @raw, into the ELF file @path; with
- * distilled_base, split BTF goes there relative to a distilled base that is
- * written as .BTF.base (from @btf, libbpf's split BTF).
- */
-static int write_elf(const char *path, const void *raw, size_t size, struct btf *btf,
-		     const struct btf_encoder_conf *conf, const char **cause)
-{
-	struct btf_section secs[2] = { { .name = ".BTF", raw, size }, { .name = ".BTF.base" } };
-	struct btf *base = NULL, *split = NULL;
-	size_t nr = 1;
-	__u32 n;
-	int err;
-
-	if (btf && conf->base && btf_encoder_conf__has(conf, BTF_FEAT_DISTILLED_BASE)) {
-		err = btf_distill__run(btf, &base, &split);
-		if (err) {
-			*cause = "cannot distill the base BTF";
-			return err;
-		}
-		secs[0].data = btf__raw_data(split, &n);
-		secs[0].size = n;
-		secs[1].data = btf__raw_data(base, &n);
-		secs[1].size = n;
-		nr = 2;
-	}
-	err = secs[0].data && (nr == 1 || secs[1].data) ? btf_writer__elf(path, secs, nr, cause) :
-							  (*cause = strerror(ENOMEM), -ENOMEM);
-	btf__free(split);
-	btf__free(base);
-	return err;
-}
-
-static const char *encode_error(int err)
-{
-	switch (err) {
-	case -ELOOP: /* libbpf's btf__dedup() on a cycle of references */
-		return "corrupt DWARF: a cycle of typedef, qualifier or pointer types";
-	case -EBADMSG:
-		return "corrupt DWARF: a DIE libdw cannot read, or a type reference to no type";
-	case -EPROTO: /* btf_encoder.h: ours, not the input's */
-		return "internal error: pahole or the libbpf it runs on did not do what pahole "
-		       "expects (-V says where); please report it";
-	case -EINVAL: /* libbpf's btf__add_*() */
-		return "corrupt DWARF: a type BTF cannot hold (a size, name or value out of range)";
-	/* Sound DWARF that pahole v1.31 will not encode either (btf_encoder.h). */
-	case -BTF_REFUSED_COMPLEX_FLOAT:
-		return "BTF has no kind for a complex floating-point type (DW_ATE_complex_float), "
-		       "as pahole v1.31 refuses";
-	case -BTF_REFUSED_IMAGINARY_FLOAT:
-		return "BTF has no kind for an imaginary floating-point type "
-		       "(DW_ATE_imaginary_float), as pahole v1.31 refuses";
-	case -BTF_REFUSED_FLOAT_SIZE:
-		return "BTF has no floating-point type of that size (only 2, 4, 8, 12 or 16 bytes), "
-		       "as pahole v1.31 refuses";
-	case -BTF_REFUSED_ENUM_SIZE:
-		return "BTF has no enum of that size (only 1, 2, 4 or 8 bytes), as pahole v1.31 refuses";
-	case -BTF_REFUSED_BITFIELD_OFFSET:
-		return "BTF cannot place a bit field more than 2 MiB into its struct (its offset "
-		       "has 24 bits), as pahole v1.31 refuses";
-	case -BTF_REFUSED_REFERENCE:
-		return "BTF has no kind for a C++ reference (DW_TAG_reference_type), "
-		       "as pahole v1.31 refuses";
-	case -BTF_REFUSED_RVALUE_REFERENCE:
-		return "BTF has no kind for a C++ rvalue reference (DW_TAG_rvalue_reference_type), "
-		       "as pahole v1.31 refuses";
-	case -BTF_REFUSED_PTR_TO_MEMBER:
-		return "BTF has no kind for a C++ pointer to member (DW_TAG_ptr_to_member_type), "
-		       "as pahole v1.31 refuses";
-	case -BTF_REFUSED_STRING:
-		return "BTF has no kind for a string type (DW_TAG_string_type, Fortran's CHARACTER), "
-		       "as pahole v1.31 refuses";
-	case -BTF_REFUSED_ATOMIC:
-		return "BTF has no kind for an _Atomic type (DW_TAG_atomic_type), "
-		       "as pahole v1.31 refuses";
-	case -BTF_REFUSED_INTERFACE:
-		return "BTF has no kind for an interface type (DW_TAG_interface_type), "
-		       "as pahole v1.31 refuses";
-	case -BTF_REFUSED_IMPORTED_UNIT:
-		return "a unit imports a partial unit (DW_TAG_imported_unit, as dwz makes), "
-		       "which pahole v1.31 cannot read: it writes nothing";
-	case -BTF_REFUSED_VAR_NAME:
-		return "a variable's name is no BTF name (letters, digits, '_' or '.', at most 128), "
-		       "as pahole v1.31 refuses without --btf_features=encode_force";
-	default:
-		return strerror(-err);
-	}
-}
-
 static int silent_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	(void)level, (void)fmt, (void)ap;
@@ -661,98 +468,6 @@ static int verbose_libbpf_print(enum libbpf_print_level level, const char *fmt, 
 	return level == LIBBPF_DEBUG ? 0 : vfprintf(stderr, fmt, ap);
 }
 
-/*
- * Opens the ELF file @path and encodes it with @conf (whose base BTF, if
- * any, is already read): 0 and the BTF in *@out, -ENODATA for a file
- * without DWARF, or a negative errno.  Says why in one line on stderr
- * unless it succeeded.
- */
-static int encode_file(const char *path, struct btf_encoder_conf *conf, struct btf_encoded *out)
-{
-	pthread_mutex_t libdw_lock = PTHREAD_MUTEX_INITIALIZER;
-	struct elf_symtab *symtab = NULL;
-	struct dwarf_loader *loader;
-	double start = now();
-	const char *cause;
-	int err;
-
-	err = dwarf_loader__open(path, &loader, &cause);
-	if (err) {
-		fprintf(stderr, "pahole: %s: %s%s\n", path, cause,
-			err == -ENODATA ? ", nothing to encode" : "");
-		return err;
-	}
-	symtab = elf_symtab__new(dwarf_loader__elf(loader));
-	/* No .symtab: no functions nor variables.  One we cannot read: an error. */
-	if (!symtab && errno != ENOENT) {
-		err = -errno;
-		fprintf(stderr, "pahole: %s: cannot read the symbol table: %s\n", path,
-			err == -EINVAL ? "corrupt .symtab" : strerror(-err));
-		dwarf_loader__close(loader);
-		return err;
-	}
-	/* Its names must outlive the ELF file's data, which split BTF lets go early. */
-	if (symtab && conf->base && elf_symtab__own_names(symtab)) {
-		fprintf(stderr, "pahole: %s: %s\n", path, strerror(ENOMEM));
-		elf_symtab__delete(symtab);
-		dwarf_loader__close(loader);
-		return -ENOMEM;
-	}
-	conf->symtab = symtab;
-	conf__set_param_regs(conf, dwarf_loader__elf(loader));
-	conf->libdw_lock = &libdw_lock;
-	conf->whole_dedup = false;
-	conf->merged_cus = dwarf_loader__merged(loader);
-	dwarf_loader__debug_info(loader, &conf->debug_info, &conf->debug_info_end);
-	if (conf->verbose && conf->merged_cus)
-		fprintf(stderr,
-			"pahole: %s: its units refer into each other (LTO): encoded as one "
-			"CU, by one worker, as pahole v1.31 merges them\n",
-			path);
-	/*
-	 * Twice when the chunks' own dedups may have given what one dedup of
-	 * the whole file would not (see btf_encoders__merge()); the encoders
-	 * claimed the function table's nodes, so it is built again.
-	 */
-	for (;;) {
-		err = 0;
-		if (symtab) {
-			elf_functions__delete(conf->functions);
-			conf->functions = elf_functions__new(symtab);
-			if (!conf->functions)
-				err = -ENOMEM;
-			/* As pahole v1.31: kfunc tags are decl tags, off with them. */
-			else if (btf_encoder_conf__has(conf, BTF_FEAT_DECL_TAG_KFUNCS) &&
-				 btf_encoder_conf__has(conf, BTF_FEAT_DECL_TAG))
-				err = btf_ids__mark_kfuncs(dwarf_loader__elf(loader), symtab,
-							   conf->functions);
-		}
-		if (conf->verbose && !conf->whole_dedup)
-			fprintf(stderr, "pahole: reading the ELF symbols and DWARF units: %.3f s\n",
-				now() - start);
-		err = err ?: encode(loader, conf, out);
-		if (err != BTF_ENCODERS_AGAIN || conf->whole_dedup)
-			break;
-		conf->whole_dedup = true;
-	}
-	conf->whole_dedup = false;
-	conf->merged_cus = false;
-	conf->debug_info = conf->debug_info_end = NULL;
-	if (err)
-		fprintf(stderr, "pahole: %s: encoding BTF failed: %s\n", path, encode_error(err));
-	elf_functions__delete(conf->functions);
-	elf_symtab__delete(symtab);
-	conf->functions = NULL;
-	conf->symtab = NULL;
-	conf->libdw_lock = NULL;
-	start = now();
-	dwarf_loader__close(loader);
-	pthread_mutex_destroy(&libdw_lock);
-	if (conf->verbose)
-		fprintf(stderr, "pahole: closing the DWARF: %.3f s\n", now() - start);
-	return err;
-}
-
 int main(int argc, char *argv[])
 {
 	static const struct argp argp = {
@@ -762,13 +477,9 @@ int main(int argc, char *argv[])
 		NULL,
 	};
 	struct btf_encoder_conf conf = {};
-	struct args args = { .features = ARGS_FEATURES_INITIAL };
-	struct btf_encoded enc = {};
+	struct args args = { .features = BTF_FEATURES_UNLISTED };
+	struct encode_result *result;
 	const char *cause;
-	const void *raw;
-	__u32 raw_size;
-	void *layout = NULL;
-	size_t layout_size = 0;
 	int err;
 
 	/* Anything but encoding BTF is dwarves' pahole's (pahole_fallback.h). */
@@ -790,41 +501,11 @@ int main(int argc, char *argv[])
 		fprintf(stderr, "pahole: %s: cannot read base BTF: %s\n", args.btf_base, cause);
 		return EXIT_FAILURE;
 	}
-	err = encode_file(args.input, &conf, &enc);
-	/* As pahole v1.31: DWARF without a single type gives no BTF at all. */
-	if (!err && !conf.base && btf__type_cnt(enc.btf) == 1) {
-		fprintf(stderr, "pahole: %s: warning: no types in the DWARF, nothing written\n",
-			args.input);
-	} else if (!err) {
-		const char *out = args.detached ?: args.input;
-		double start = now();
-
-		raw = enc.raw;
-		raw_size = enc.raw_size;
-		if (enc.btf) {
-			/* As pahole: the BTF is in the byte order of the ELF file it describes. */
-			btf__set_endianness(enc.btf,
-					    conf.big_endian ? BTF_BIG_ENDIAN : BTF_LITTLE_ENDIAN);
-			raw = btf__raw_data(enc.btf, &raw_size);
-		}
-		if (raw && with_layout(&conf))
-			raw = layout = btf_writer__add_layout(raw, raw_size, &layout_size);
-		if (!raw)
-			err = -ENOMEM, cause = strerror(ENOMEM);
-		else if (args.detached)
-			err = btf_writer__raw(out, raw, layout ? layout_size : raw_size, &cause);
-		else
-			err = write_elf(out, raw, layout ? layout_size : raw_size, enc.btf, &conf,
-					&cause);
-		if (err)
-			fprintf(stderr, "pahole: %s: cannot write BTF: %s\n", out, cause);
-		else if (conf.verbose)
-			fprintf(stderr, "pahole: writing %s: %.3f s\n", out, now() - start);
-	}
-	free(layout);
-	free(enc.raw);
-	btf__free(enc.btf);
+	err = encode__file(args.input, &conf, &result);
+	if (!err)
+		err = encode_result__write(result, args.detached ?: args.input, args.detached);
+	encode_result__delete(result);
 	btf_base__delete(conf.base);
-	/* A file without DWARF is no error: kernel builds meet such objects. */
+	/* A file without DWARF, or without types, is no error: kernel builds meet such objects. */
 	return err && err != -ENODATA ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -5,8 +5,8 @@
 /*
  * A growable array of any element type:
  *	DARRAY(struct foo) foos = {};
- *	struct foo *f = darray_push(&foos);	// NULL when out of memory
- *	darray_free(&foos);
+ *	struct foo *f = darray__push(&foos);	// NULL when out of memory
+ *	darray__free(&foos);
  */
 #include <stdlib.h>
 
@@ -19,13 +19,13 @@
 void *darray__grow(void **data, size_t *capacity, size_t elem_size, size_t min);
 
 /* A pointer to a new, uninitialized last element, or NULL. */
-#define darray_push(a)                                                                \
+#define darray__push(a)                                                               \
 	((a)->nr < (a)->capacity || darray__grow((void **)&(a)->data, &(a)->capacity, \
 						 sizeof(*(a)->data), (a)->nr + 1) ?   \
 		 &(a)->data[(a)->nr++] :                                              \
 		 NULL)
 
-#define darray_free(a)             \
+#define darray__free(a)            \
 	do {                       \
 		free((a)->data);   \
 		(a)->data = NULL;  \

@@ -293,9 +293,8 @@ static void *worker__run(void *arg)
 
 			if (!claims(w->t, i))
 				continue;
-			f = elf_functions__claim(p->entries[i], owner);
-			if (!f) {
-				fail("pass %u thread %u: claim of %s returned NULL", p->nr, w->t,
+			if (elf_functions__claim(p->entries[i], owner, &f)) {
+				fail("pass %u thread %u: claim of %s failed", p->nr, w->t,
 				     p->entries[i]->name);
 				continue;
 			}
@@ -409,11 +408,11 @@ static void check_table(const struct elf_functions *fns, struct pass *p)
 static void run_pass(struct elf_symtab *symtab, unsigned int nr)
 {
 	static struct worker workers[NR_THREADS];
-	struct elf_functions *fns = elf_functions__new(symtab);
 	struct pass *p = calloc(1, sizeof(*p));
 	unsigned int t, i, started = 0;
+	struct elf_functions *fns;
 
-	if (!fns || !p) {
+	if (elf_functions__new(symtab, &fns) || !p) {
 		fail("pass %u: out of memory", nr);
 		exit(1);
 	}
@@ -445,6 +444,7 @@ int main(void)
 	size_t size;
 	char *img;
 	Elf *elf;
+	int err;
 
 	elf_version(EV_CURRENT);
 	img = make_elf_image(&size);
@@ -453,9 +453,9 @@ int main(void)
 		fprintf(stderr, "claim_stress: FAIL: elf_memory: %s\n", elf_errmsg(-1));
 		return 1;
 	}
-	symtab = elf_symtab__new(elf);
-	if (!symtab) {
-		perror("claim_stress: FAIL: elf_symtab__new");
+	err = elf_symtab__new(elf, &symtab);
+	if (err) {
+		fprintf(stderr, "claim_stress: FAIL: elf_symtab__new: %s\n", strerror(-err));
 		return 1;
 	}
 	for (pass = 0; pass < NR_PASSES; pass++)

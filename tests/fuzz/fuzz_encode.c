@@ -3,16 +3,17 @@
  * fuzz_encode: a libFuzzer target for the whole encode path of `pahole -J`.
  *
  * The input is an ELF file.  It is written to a memfd (or an O_TMPFILE) and
- * opened as /proc/self/fd/N, then encoded in-process by pahole.c's own
- * encode_file(), as main() does (pahole.c is included here, its main()
- * renamed; its args__conf() and feature table make the configuration):
- * dwarf_loader__open, elf_symtab__new, elf_functions__new,
- * btf_ids__mark_kfuncs, encode() (one btf_encoder per worker, the workers,
- * btf_encoders__merge); then btf__raw_data.  Nothing is written; everything
- * is freed, so that LeakSanitizer sees what an encode leaks.  The BTF encoded
- * must be BTF that libbpf reads back (btf__new): if it is not, the target
- * aborts.  pahole's one-line error on a bad input goes to stderr: fuzz with
- * -close_fd_mask=2 to silence it (sanitizer reports still show).
+ * opened as /proc/self/fd/N, then encoded in-process by encode__file()
+ * (encode.h), the step pahole.c's main() runs: dwarf_loader__open,
+ * elf_symtab__new, elf_functions__new, btf_ids__mark_kfuncs, one
+ * btf_encoder per worker, the workers, btf_encoders__merge; then the bytes
+ * that would be written (encode_result__raw()).  Nothing is written;
+ * everything is freed, so that LeakSanitizer sees what an encode leaks.
+ * The BTF encoded must be BTF that libbpf reads back (btf__new): if it is
+ * not, the target aborts.  pahole's one-line error on a bad input goes to
+ * stderr: fuzz with -close_fd_mask=2 to silence it (sanitizer reports
+ * still show).  pahole.c is not linked: its __assert_fail() would hide a
+ * library's failed assert, which is a finding here.
  *
  * Two bytes of e_ident's padding, which libelf ignores, pick the variant, so
  * that the fuzzer can flip them and a reproducer carries its variant:
@@ -33,14 +34,22 @@
  * Run some files once each (e.g. a reproducer):
  *	build-fuzz/tests/fuzz/fuzz_encode FILE...
  */
-#define main pahole_main
-#define PAHOLE_KEEP_ASSERT /* an abort in a library is a finding */
-#include "../../pahole.c"
-#undef main
-
 #include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
+
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "btf_base.h"
+#include "btf_encoder.h"
+#include "encode.h"
 
 /* A small base BTF for the split variant: a few types modules share with vmlinux. */
 static struct btf_base *fuzz_base;
@@ -94,6 +103,12 @@ static int data_fd(const uint8_t *data, size_t size)
 	return fd;
 }
 
+static int silent_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level, (void)fmt, (void)ap;
+	return 0;
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -124,28 +139,28 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static const int no_lang_exclude[] = { 0 };
 	uint8_t variant_jobs = size > EI_PAD ? data[EI_PAD] : 0;
 	uint8_t variant_feat = size > EI_PAD + 1 ? data[EI_PAD + 1] : 0;
-	char features[sizeof("default,global_var,true_signature")];
-	struct btf_encoder_conf conf = {};
-	struct args args = { .features = ARGS_FEATURES_INITIAL };
-	struct btf_encoded enc = {};
+	/* The command line: -J -jN [--btf_features=...] [--btf_base=...] FILE */
+	struct btf_encoder_conf conf = {
+		.features = BTF_FEATURES_UNLISTED,
+		.jobs = variant_jobs & 1 ? 2 : 1,
+		.lang_exclude = no_lang_exclude,
+	};
+	struct encode_result *result;
 	const void *raw;
 	char path[64];
-	__u32 raw_size;
+	size_t raw_size;
 	int fd, err;
 
-	/* The command line: -J -jN [--btf_features=...] [--btf_base=...] FILE */
-	args.encode = true;
-	args.jobs = variant_jobs & 1 ? 2 : 1;
 	if (!(variant_feat & 2)) {
-		snprintf(features, sizeof(features), "default%s%s",
-			 variant_feat & 1 ? ",global_var" : "",
-			 variant_feat & 8 ? ",true_signature" : "");
-		if (args__features(&args, features, false))
-			abort();
+		conf.features = BTF_FEATURES_DEFAULT;
+		if (variant_feat & 1)
+			conf.features |= BTF_FEAT(GLOBAL_VAR);
+		if (variant_feat & 8)
+			conf.features |= BTF_FEAT(TRUE_SIGNATURE);
 	}
-	args__conf(&args, &conf);
 	if (variant_feat & 4)
 		conf.base = fuzz_base;
 
@@ -155,18 +170,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	/* What pahole.c's main() does between reading the options and writing. */
-	err = encode_file(path, &conf, &enc);
+	err = encode__file(path, &conf, &result);
 	close(fd);
 	if (!err) {
-		struct btf *check;
+		struct btf *check, *base;
 
-		raw = enc.raw;
-		raw_size = enc.raw_size;
-		if (enc.btf)
-			raw = btf__raw_data(enc.btf, &raw_size);
-		if (!raw) {
-			fprintf(stderr, "fuzz_encode: btf__raw_data failed\n");
+		if (encode_result__raw(result, &raw, &raw_size)) {
+			fprintf(stderr, "fuzz_encode: no raw BTF\n");
 			abort();
 		}
 		/*
@@ -181,7 +191,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 			}
 			snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-			check = btf__parse_raw_split(path, btf_base__libbpf(conf.base));
+			check = btf_base__libbpf(conf.base, &base) ?
+					NULL :
+					btf__parse_raw_split(path, base);
 			close(fd);
 		} else {
 			check = btf__new(raw, raw_size);
@@ -193,7 +205,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		btf__free(check);
 	}
-	free(enc.raw);
-	btf__free(enc.btf);
+	encode_result__delete(result);
 	return 0;
 }

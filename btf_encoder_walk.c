@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The bottom of the encoder: reading the current CU's DIEs (attributes,
+ * children, siblings, through the encoder's die_reader), its per-CU state
+ * (reset when a CU begins, freed with the encoder), and what makes the CU
+ * corrupt and where.  It calls no other file of the encoder.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+#include <dwarf.h>
+#include <linux/btf.h>
+
+#include "btf_encoder_priv.h"
+
+void btf_encoder__attrs(struct btf_encoder *e, Dwarf_Die *die, struct die_attrs *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->refs = e->cu.ref_ctx;
+	die_reader__getattrs(&e->cu.reader, die, die_attrs__collect, a);
+}
+
+int btf_encoder__child(struct btf_encoder *e, Dwarf_Die *die, Dwarf_Die *child)
+{
+	return die_reader__child(&e->cu.reader, die, child);
+}
+
+int btf_encoder__sibling(struct btf_encoder *e, Dwarf_Die *die)
+{
+	return die_reader__sibling(&e->cu.reader, die);
+}
+
+int btf_encoder__corrupt(struct btf_encoder *e, uint64_t off, const char *what)
+{
+	/* libdw's calls fail alike for a bad DIE and for no memory: errno tells. */
+	int err = errno == ENOMEM ? -ENOMEM : -EBADMSG;
+
+	if (!e->cu.err)
+		e->cu.err = err;
+	if (err == -EBADMSG && !e->corrupt_what) {
+		e->corrupt_off = off;
+		e->corrupt_what = what;
+	}
+	return err;
+}
+
+bool btf_encoder__corrupt_at(const struct btf_encoder *e, uint64_t *off, const char **what)
+{
+	if (!e->corrupt_what)
+		return false;
+	*off = e->corrupt_off;
+	*what = e->corrupt_what;
+	return true;
+}
+
+/* Funcs are in DIE order. */
+struct cu_func *btf_encoder__cu_func_at(struct btf_encoder *e, uint32_t off)
+{
+	size_t lo = 0, hi = e->cu.funcs.nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (e->cu.funcs.data[mid].die_off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < e->cu.funcs.nr && e->cu.funcs.data[lo].die_off == off ? &e->cu.funcs.data[lo] :
+									    NULL;
+}
+
+void btf_encoder_cu__reset(struct btf_encoder_cu *cu)
+{
+	cu->funcs.nr = 0;
+	cu->params.nr = 0;
+	cu->tags.nr = 0;
+	cu->members.nr = 0;
+	cu->type_refs.nr = 0;
+	cu->next_ref = 0;
+	cu->indexed = false;
+	cu->depth = 0;
+	cu->int_ref = 0;
+	cu->err = 0;
+}
+
+void btf_encoder_cu__free(struct btf_encoder_cu *cu)
+{
+	free(cu->map);
+	ptr_map__free(&cu->sparse_map);
+	darray__free(&cu->refs);
+	darray__free(&cu->funcs);
+	darray__free(&cu->params);
+	darray__free(&cu->proto);
+	darray__free(&cu->tags);
+	darray__free(&cu->members);
+	darray__free(&cu->type_refs);
+	die_reader__free(&cu->reader);
+}

@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The FUNCs, once every worker is done (btf_encoders__merge()): each name's
+ * states, one per encoder that met it (elf_functions.h), merged as pahole
+ * v1.31 merges a function's sightings (elf_function__merge()), the
+ * inconsistent ones dropped, the others added with their prototypes, decl
+ * tags and kfunc tags; with true_signature, the FUNC upstream after v1.31
+ * gives a name where it differs from ours (see btf_encoder_sigs.c).
+ */
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+#include <linux/btf.h>
+
+#include "btf_encoder_priv.h"
+#include "btf_ids.h"
+#include "lib/btf_types.h"
+/* ---- adding the functions, once every encoder is done ---- */
+
+/* Why a function is left out, or NULL when it is encoded. */
+static const char *func_skip_reason(const struct btf_encoder_conf *conf,
+				    const struct elf_functions_entry *entry,
+				    const struct btf_func_state *s)
+{
+	if (!btf_encoder_conf__has(conf, BTF_FEAT_CONSISTENT_FUNC))
+		return NULL;
+	if (s->inconsistent_proto)
+		return "its prototype differs between CUs";
+	if (s->unexpected_reg)
+		return "a parameter is not in the register the ABI assigns it";
+	if (s->uncertain_parm_loc)
+		return "a parameter's location is uncertain";
+	if (entry->ambiguous_addr)
+		return "its name belongs to several addresses";
+	return NULL;
+}
+
+/* The state of the first CU that defined @entry, merged with all others. */
+/*
+ * The state of the first sighting of @entry, merged with all others, and the
+ * mismatch pahole v1.31 reports: it compares the first sighting with each
+ * later one in CU order, until one differs or one has an unexpected register.
+ * Its relation is an equivalence (types_match_depth()), so a later encoder's
+ * sightings differ from the first exactly where they differ from that
+ * encoder's own first, or all of them if that one differs.
+ */
+static struct elf_function *elf_function__merge(const struct btf *btf,
+						struct elf_functions_entry *entry,
+						struct btf_func_state *merged)
+{
+	struct elf_function *best = NULL, *f;
+	struct func_mismatch first, mm;
+	uint64_t unexpected;
+
+	for (f = atomic_load(&entry->head); f; f = f->next)
+		if (f->state.initialized && (!best || f->state.pos < best->state.pos))
+			best = f;
+	if (!best)
+		return NULL;
+	*merged = best->state;
+	first = best->state.mismatch;
+	unexpected = best->state.unexpected_pos;
+	for (f = atomic_load(&entry->head); f; f = f->next) {
+		if (f == best || !f->state.initialized)
+			continue;
+		if (btf_func_state__differs(btf, &best->state, btf, &f->state, true, &mm, false)) {
+			merged->inconsistent_proto = true;
+			mm.pos = f->state.pos;
+		} else {
+			mm = f->state.mismatch;
+		}
+		if (mm.pos < first.pos)
+			first = mm;
+		if (f->state.unexpected_pos < unexpected)
+			unexpected = f->state.unexpected_pos;
+		btf_func_state__merge_flags(merged, &f->state);
+	}
+	merged->mismatch = first;
+	if (first.pos >= unexpected)
+		merged->mismatch.pos = FUNC_POS_NONE;
+	return best;
+}
+
+/*
+ * With -V, the lines pahole v1.31 prints on standard output for a function
+ * it leaves out (upstream's tests/btf_functions.sh reads them): a prototype
+ * that differs, and an uncertain location.  Ours on standard error say more.
+ */
+static void func_state__log_v131(const char *name, const struct btf_func_state *s)
+{
+	const struct func_mismatch *mm = &s->mismatch;
+	const char *p1;
+
+	if (mm->pos != FUNC_POS_NONE) {
+		printf("%s : skipping BTF encoding of function due to ", name);
+		switch (mm->kind) {
+		case FUNC_MISMATCH_COUNT:
+			printf("param count mismatch; %u params != %u params\n",
+			       s->nr_params + s->varargs, mm->nr_params);
+			break;
+		case FUNC_MISMATCH_RETURN:
+			printf("return type mismatch\n");
+			break;
+		case FUNC_MISMATCH_PARAM:
+			p1 = s->params[mm->param].name;
+			printf("param type mismatch for param#%u %s != %s\n", mm->param + 1,
+			       p1 ?: "", mm->name ?: "");
+			break;
+		}
+	}
+	if (s->uncertain_parm_loc)
+		printf("%s : skipping BTF encoding of function due to uncertain parameter location\n",
+		       name);
+}
+
+/*
+ * With the attributes feature, a kfunc's pointer into a BPF arena becomes a
+ * pointer to a TYPE_TAG "address_space(1)" with kind_flag set (an
+ * attribute, not a tag), as its KF_ARENA_* flags say (pahole v1.31,
+ * btf__add_bpf_arena_type_tags()).  *@id is the pointer's type; -EINVAL when
+ * it is no pointer.
+ */
+static int kfunc__arena_ptr(struct btf *btf, uint32_t *id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, *id);
+	int tag_id;
+
+	if (!t || !btf_is_ptr(t))
+		return -EINVAL;
+	tag_id = btf__add_type_tag(btf, "address_space(1)", t->type);
+	if (tag_id < 0)
+		return tag_id;
+	btf_type__mut(btf, tag_id)->info |= 1u << 31;
+	tag_id = btf__add_ptr(btf, tag_id);
+	if (tag_id < 0)
+		return tag_id;
+	*id = tag_id;
+	return 0;
+}
+
+/* Tags the arena pointers of kfunc @entry: its return type *@ret, its @params. */
+static int kfunc__arena_ptrs(struct btf *btf, const struct btf_encoder_conf *conf,
+			     const struct elf_functions_entry *entry, uint32_t *ret,
+			     uint32_t *params, uint32_t nr_params)
+{
+	uint32_t flags = entry->kfunc_flags;
+	int err = 0;
+
+	if (!entry->kfunc || !btf_encoder_conf__has(conf, BTF_FEAT_ATTRIBUTES))
+		return 0;
+	if (flags & KF_ARENA_RET)
+		err = kfunc__arena_ptr(btf, ret);
+	if (!err && (flags & KF_ARENA_ARG1))
+		err = nr_params > 0 ? kfunc__arena_ptr(btf, &params[0]) : -EINVAL;
+	if (!err && (flags & KF_ARENA_ARG2))
+		err = nr_params > 1 ? kfunc__arena_ptr(btf, &params[1]) : -EINVAL;
+	return err;
+}
+
+static bool btf_encoders__funcs_differ(const struct btf *btf, const struct btf_func_state *a,
+				       const struct btf_func_state *b)
+{
+	struct func_mismatch mm;
+
+	return btf_func_state__differs(btf, a, btf, b, true, &mm, true);
+}
+
+static int btf_encoders__add_func(struct btf *btf, const struct btf_encoder_conf *conf,
+				  const struct elf_functions_entry *entry, const char *name,
+				  const struct btf_func_state *s, bool as_kfunc)
+{
+	uint32_t ret = btf_chunk__merged_id(s->chunk, s->ret_type), i, *params;
+	int proto, func, err;
+
+	params = calloc(s->nr_params ?: 1, sizeof(*params));
+	if (!params)
+		return -ENOMEM;
+	for (i = 0; i < s->nr_params; i++)
+		params[i] = btf_chunk__merged_id(s->chunk, s->params[i].type);
+	err = as_kfunc ? kfunc__arena_ptrs(btf, conf, entry, &ret, params, s->nr_params) : 0;
+	proto = err ?: btf__add_func_proto(btf, ret);
+	for (i = 0; i < s->nr_params && proto > 0 && !err; i++)
+		err = btf__add_func_param(btf, s->params[i].name, params[i]);
+	free(params);
+	if (proto < 0)
+		return proto;
+	if (err)
+		return err;
+	if (s->varargs) {
+		err = btf__add_func_param(btf, NULL, 0);
+		if (err)
+			return err;
+	}
+	func = btf__add_func(btf, name, BTF_FUNC_STATIC, proto);
+	if (func < 0)
+		return func;
+	if (!as_kfunc)
+		return btf_encoders__add_decl_tags(btf, func, s->tags, s->nr_tags);
+	if (entry->kfunc && (err = btf__add_decl_tag(btf, "bpf_kfunc", func, -1)) < 0)
+		return err;
+	if ((entry->kfunc_flags & KF_FASTCALL) &&
+	    (err = btf__add_decl_tag(btf, "bpf_fastcall", func, -1)) < 0)
+		return err;
+	return btf_encoders__add_decl_tags(btf, func, s->tags, s->nr_tags);
+}
+
+/* ---- true_signature: the FUNC that upstream after v1.31 gives a name ---- */
+
+/* What upstream would encode of a name in one mode: a sighting's FUNC, or none. */
+struct sig_choice {
+	const struct func_sighting *s; /* NULL: none */
+	int mode;
+	const char *name;
+	bool as_kfunc;
+};
+
+/* What the merge knows of a sighting from the symbols of its name. */
+struct sig_seen {
+	const struct func_sighting *s;
+	const char *sym; /* the first with a '.' at its address, or NULL */
+	bool at_sym; /* some symbol of the name is at its address */
+	bool optimized_sym; /* one there is a ".constprop" or ".isra" clone */
+};
+
+static void sig_seen__init(struct sig_seen *v, const struct elf_functions_entry *entry)
+{
+	uint32_t i;
+
+	for (i = 0; i < entry->nr_syms; i++) {
+		const struct elf_function_sym *sym = &entry->syms[i];
+		const char *dot = strchr(sym->name, '.');
+
+		if (sym->addr != v->s->addr)
+			continue;
+		v->at_sym = true;
+		/* Upstream looks at the symbols only for a sighting with an address. */
+		if (!dot || !v->s->addr)
+			continue;
+		if (!v->sym)
+			v->sym = sym->name;
+		if (strstr(dot, ".constprop") || strstr(dot, ".isra"))
+			v->optimized_sym = true;
+	}
+}
+
+static struct btf_func_state sig_state(const struct func_sighting *s, int mode)
+{
+	return (struct btf_func_state){
+		.params = s->mode[mode].params,
+		.nr_params = s->mode[mode].nr_params,
+		.tags = s->tags,
+		.nr_tags = s->nr_tags,
+		.ret_type = s->ret_type,
+		.chunk = s->chunk,
+		.varargs = s->varargs,
+		.initialized = true,
+	};
+}
+
+static bool sig_differ(const struct btf *btf, const struct sig_seen *a, const struct sig_seen *b,
+		       int mode)
+{
+	struct btf_func_state x = sig_state(a->s, mode), y = sig_state(b->s, mode);
+
+	return btf_encoders__funcs_differ(btf, &x, &y);
+}
+
+/* Whether the default rules leave @v out for optimized parameters in a changed ABI. */
+static bool sig_skips_optimized(const struct sig_seen *v, int mode)
+{
+	return mode == SIG_DEFAULT && v->s->mode[mode].optimized_parms &&
+	       (v->s->changed || v->optimized_sym);
+}
+
+/* The sighting a name of several is encoded from. */
+static const struct sig_seen *sig_canonical(const struct sig_seen *v, size_t n, int mode)
+{
+	const struct sig_seen *first = NULL;
+	size_t i;
+
+	if (n == 1)
+		return v;
+	for (i = 0; i < n; i++) {
+		if (!v[i].at_sym)
+			continue;
+		if (!sig_skips_optimized(&v[i], mode))
+			return &v[i];
+		first = first ?: &v[i];
+	}
+	return first ?: v;
+}
+
+/* Upstream's choice for @v[0..@n), in CU order, in @mode. */
+static struct sig_choice sig_choose(const struct btf_encoder_conf *conf, const struct btf *btf,
+				    const struct elf_functions_entry *entry,
+				    const struct sig_seen *v, size_t n, int mode)
+{
+	bool unexpected = v[0].s->mode[mode].unexpected, uncertain = v[0].s->uncertain;
+	bool reordered = v[0].s->reordered, inconsistent = false, ts = mode == SIG_TRUE;
+	const struct sig_seen *pick = NULL, *c;
+	size_t i;
+
+	for (i = 1; i < n; i++) {
+		unexpected |= v[i].s->mode[mode].unexpected;
+		uncertain |= v[i].s->uncertain;
+		reordered |= v[i].s->reordered;
+		if (!unexpected && !inconsistent && !reordered && sig_differ(btf, v, &v[i], mode))
+			inconsistent = true;
+		/*
+		 * true_signature's pick: the first with a symbol whose flags are
+		 * clean, where a later one carries the flags of those up to it
+		 * and the first those of all.
+		 */
+		if (ts && !pick && v[i].sym && !unexpected && !uncertain)
+			pick = &v[i];
+	}
+	if (ts && v[0].sym && !unexpected && !uncertain)
+		pick = v;
+	if (pick)
+		return (struct sig_choice){ pick->s, mode, pick->sym, false };
+	c = sig_canonical(v, n, mode);
+	if (unexpected || uncertain || reordered || sig_skips_optimized(c, mode) ||
+	    (inconsistent && btf_encoder_conf__has(conf, BTF_FEAT_CONSISTENT_FUNC)) ||
+	    entry->ambiguous_addr)
+		return (struct sig_choice){ NULL };
+	return (struct sig_choice){ c->s, mode, entry->name, true };
+}
+
+static bool sig_params_equal(const struct func_sig_mode *a, const struct func_sig_mode *b,
+			     const struct btf_chunk *ca, const struct btf_chunk *cb)
+{
+	uint32_t i;
+
+	if (a->nr_params != b->nr_params)
+		return false;
+	for (i = 0; i < a->nr_params; i++) {
+		const char *x = a->params[i].name ?: "", *y = b->params[i].name ?: "";
+
+		if (strcmp(x, y) || btf_chunk__merged_id(ca, a->params[i].type) !=
+					    btf_chunk__merged_id(cb, b->params[i].type))
+			return false;
+	}
+	return true;
+}
+
+static bool sig_choices_equal(const struct sig_choice *a, const struct sig_choice *b)
+{
+	if (!a->s || !b->s)
+		return !a->s && !b->s;
+	return !strcmp(a->name, b->name) && a->as_kfunc == b->as_kfunc &&
+	       a->s->varargs == b->s->varargs &&
+	       btf_chunk__merged_id(a->s->chunk, a->s->ret_type) ==
+		       btf_chunk__merged_id(b->s->chunk, b->s->ret_type) &&
+	       sig_params_equal(&a->s->mode[a->mode], &b->s->mode[b->mode], a->s->chunk,
+				b->s->chunk);
+}
+
+static int sig_seen__cmp(const void *a, const void *b)
+{
+	const struct sig_seen *x = a, *y = b;
+
+	return x->s->pos < y->s->pos ? -1 : x->s->pos > y->s->pos;
+}
+
+/* All encoders' sightings of @entry, in CU order; *@n 0 for none. */
+static struct sig_seen *sig_seen__gather(const struct elf_functions_entry *entry, size_t *n)
+{
+	struct elf_function *f;
+	struct func_sighting *s;
+	struct sig_seen *v;
+	size_t i = 0;
+
+	*n = 0;
+	for (f = atomic_load(&entry->head); f; f = f->next)
+		for (s = f->state.sightings; s; s = s->next)
+			(*n)++;
+	if (!*n)
+		return NULL;
+	v = calloc(*n, sizeof(*v));
+	if (!v)
+		return NULL;
+	for (f = atomic_load(&entry->head); f; f = f->next)
+		for (s = f->state.sightings; s; s = s->next)
+			v[i++].s = s;
+	qsort(v, *n, sizeof(*v), sig_seen__cmp);
+	for (i = 0; i < *n; i++)
+		sig_seen__init(&v[i], entry);
+	return v;
+}
+
+static int btf_encoders__add_true_sig(const struct btf_encoder_conf *conf, struct btf *btf,
+				      const struct elf_functions_entry *entry)
+{
+	struct sig_choice dflt, ts;
+	struct btf_func_state s;
+	struct sig_seen *v;
+	size_t n;
+	int err = 0;
+
+	if (!btf_encoder_conf__has(conf, BTF_FEAT_TRUE_SIGNATURE))
+		return 0;
+	v = sig_seen__gather(entry, &n);
+	if (!v)
+		return n ? -ENOMEM : 0;
+	dflt = sig_choose(conf, btf, entry, v, n, SIG_DEFAULT);
+	ts = sig_choose(conf, btf, entry, v, n, SIG_TRUE);
+	if (sig_choices_equal(&dflt, &ts))
+		goto out;
+	if (ts.s) {
+		s = sig_state(ts.s, ts.mode);
+		err = btf_encoders__add_func(btf, conf, entry, ts.name, &s, ts.as_kfunc);
+	}
+	/*
+	 * Where upstream's default has no FUNC of the name, ours (v1.31's)
+	 * may: it stays, as the feature takes nothing from upstream's there,
+	 * unless the new FUNC bears its name.
+	 */
+	if (!err && (dflt.s || (ts.s && !strcmp(ts.name, entry->name))))
+		err = 1;
+out:
+	free(v);
+	return err;
+}
+
+/* ---- every name's states merged, its FUNC added ---- */
+
+int btf_encoders__add_saved_funcs(const struct btf_encoder_input *in, struct btf *btf)
+{
+	const struct btf_encoder_conf *conf = in->conf;
+	size_t i, n = elf_functions__nr_entries(in->functions);
+
+	for (i = 0; i < n; i++) {
+		struct elf_functions_entry *entry = elf_functions__entry(in->functions, i);
+		struct btf_func_state merged;
+		struct elf_function *best;
+		const char *reason;
+		int err;
+
+		best = elf_function__merge(btf, entry, &merged);
+		if (!best)
+			continue;
+		err = btf_encoders__add_true_sig(conf, btf, entry);
+		if (err < 0)
+			return err;
+		if (err)
+			continue;
+		if (conf->verbose)
+			func_state__log_v131(entry->name, &merged);
+		reason = func_skip_reason(conf, entry, &merged);
+		if (reason) {
+			if (conf->verbose)
+				fprintf(stderr, "skipping function %s: %s\n", entry->name, reason);
+			continue;
+		}
+		err = btf_encoders__add_func(btf, conf, entry, entry->name, &merged, true);
+		if (err)
+			return err;
+	}
+	return 0;
+}

@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * One input through `pahole -J` (encode.h): opened, its symbols read, its
+ * units encoded by the workers, the encoders merged, the BTF written.
+ */
+#include <errno.h>
+#include <gelf.h>
+#include <malloc.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+
+#include "btf_base.h"
+#include "btf_distill.h"
+#include "btf_encoder.h"
+#include "btf_ids.h"
+#include "btf_writer.h"
+#include "dwarf_loader.h"
+#include "elf_functions.h"
+#include "elf_symtab.h"
+#include "encode.h"
+#include "lib/clock.h"
+
+struct encode_result {
+	const struct btf_encoder_conf *conf;
+	struct btf_encoded enc;
+	bool big_endian; /* the ELF file's */
+	/* What encode_result__raw() made, and with a layout section its buffer. */
+	const void *raw;
+	size_t raw_size;
+	void *layout;
+};
+
+/* What one input brings while it is encoded: what encode__file() opened. */
+struct encode_input {
+	const char *path;
+	struct dwarf_loader *loader;
+	struct elf_symtab *symtab; /* NULL: no .symtab */
+	pthread_mutex_t libdw_lock;
+	struct btf_encoder_input in; /* what the encoders read */
+	/* The first corrupt DIE an encoder found (btf_encoder__corrupt_at()). */
+	uint64_t corrupt_off;
+	const char *corrupt_what;
+};
+
+/* Prints "pahole: FILE: what" and returns @err. */
+static int say(const char *path, int err, const char *what)
+{
+	fprintf(stderr, "pahole: %s: %s\n", path, what);
+	return err;
+}
+
+static void encode_input__read_ehdr(struct encode_input *ei)
+{
+	GElf_Ehdr ehdr;
+
+	if (!gelf_getehdr(dwarf_loader__elf(ei->loader), &ehdr))
+		return;
+	ei->in.big_endian = ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
+	ei->in.ptr_size = ehdr.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8;
+	ei->in.param_regs = param_regs__for_machine(ehdr.e_machine);
+}
+
+static int encode_input__open(struct encode_input *ei, const char *path,
+			      const struct btf_encoder_conf *conf)
+{
+	const char *cause;
+	int err;
+
+	ei->path = path;
+	ei->in.conf = conf;
+	ei->in.libdw_lock = &ei->libdw_lock;
+	pthread_mutex_init(&ei->libdw_lock, NULL);
+	err = dwarf_loader__open(path, &ei->loader, &cause);
+	if (err) {
+		fprintf(stderr, "pahole: %s: %s%s\n", path, cause,
+			err == -ENODATA ? ", nothing to encode" : "");
+		return err;
+	}
+	err = elf_symtab__new(dwarf_loader__elf(ei->loader), &ei->symtab);
+	/* No .symtab: no functions nor variables.  One we cannot read: an error. */
+	if (err && err != -ENOENT) {
+		fprintf(stderr, "pahole: %s: cannot read the symbol table: %s\n", path,
+			err == -EINVAL ? "corrupt .symtab" : strerror(-err));
+		return err;
+	}
+	/* Its names must outlive the ELF file's data, which split BTF lets go early. */
+	if (ei->symtab && conf->base && elf_symtab__own_names(ei->symtab))
+		return say(path, -ENOMEM, strerror(ENOMEM));
+	ei->in.symtab = ei->symtab;
+	encode_input__read_ehdr(ei);
+	ei->in.merged_cus = dwarf_loader__merged(ei->loader);
+	dwarf_loader__debug_info(ei->loader, &ei->in.debug_info, &ei->in.debug_info_end);
+	if (conf->verbose && ei->in.merged_cus)
+		fprintf(stderr,
+			"pahole: %s: its units refer into each other (LTO): encoded as one "
+			"CU, by one worker, as pahole v1.31 merges them\n",
+			path);
+	return 0;
+}
+
+static void encode_input__close(struct encode_input *ei)
+{
+	double start = clock__now();
+
+	elf_functions__delete(ei->in.functions);
+	elf_symtab__delete(ei->symtab);
+	dwarf_loader__close(ei->loader);
+	pthread_mutex_destroy(&ei->libdw_lock);
+	if (ei->in.conf->verbose)
+		fprintf(stderr, "pahole: closing the DWARF: %.3f s\n", clock__now() - start);
+}
+
+/*
+ * The function table, built anew for each pass: the encoders of a pass
+ * claim its nodes.
+ */
+static int encode_input__functions(struct encode_input *ei)
+{
+	const struct btf_encoder_conf *conf = ei->in.conf;
+	int err;
+
+	elf_functions__delete(ei->in.functions);
+	ei->in.functions = NULL;
+	if (!ei->symtab)
+		return 0;
+	err = elf_functions__new(ei->symtab, &ei->in.functions);
+	/* As pahole v1.31: kfunc tags are decl tags, off with them. */
+	if (!err && btf_encoder_conf__has(conf, BTF_FEAT_DECL_TAG_KFUNCS) &&
+	    btf_encoder_conf__has(conf, BTF_FEAT_DECL_TAG))
+		err = btf_ids__mark_kfuncs(dwarf_loader__elf(ei->loader), ei->symtab,
+					   ei->in.functions);
+	return err;
+}
+
+/*
+ * The workers to start: -jN's N; for -j without N, one per CPU but one per
+ * WORKER_INFO_BYTES of .debug_info at most.  A thread of its own costs a
+ * small module more CPU (its stack, its malloc arena, the shootdowns of its
+ * mappings) than it saves, and a kernel build runs its modules' pahole side
+ * by side anyway; the output is the same whatever the count.
+ */
+#define WORKER_INFO_BYTES (4u << 20)
+
+static unsigned int encode_workers(const struct btf_encoder_input *in)
+{
+	const struct btf_encoder_conf *conf = in->conf;
+	size_t info = in->debug_info_end - in->debug_info;
+	size_t most = info / WORKER_INFO_BYTES + 1;
+
+	if (!conf->jobs_auto || !in->debug_info || most >= conf->jobs)
+		return conf->jobs;
+	/* One worker shares the main thread's arena, as with -j1 (see pahole.c's main()). */
+	if (most == 1)
+		mallopt(M_ARENA_MAX, 1);
+	return most;
+}
+
+static int encode_chunk(void *ctx, const struct dwarf_chunk *chunk)
+{
+	struct btf_encoder *encoder = ctx;
+	unsigned int i;
+	int err = btf_encoder__begin_chunk(encoder, chunk->index);
+
+	for (i = 0; i < chunk->nr && !err; i++)
+		err = btf_encoder__encode_cu(encoder, (Dwarf_Die *)&chunk->cu_die[i],
+					     chunk->cu_index[i]);
+	return err ?: btf_encoder__end_chunk(encoder);
+}
+
+/* Of the encoders' corrupt DIEs, the first in the file: the same at every -j. */
+static void encode_input__note_corrupt(struct encode_input *ei, struct btf_encoder **encoders,
+				       unsigned int nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		const char *what;
+		uint64_t off;
+
+		if (encoders[i] && btf_encoder__corrupt_at(encoders[i], &off, &what) &&
+		    (!ei->corrupt_what || off < ei->corrupt_off)) {
+			ei->corrupt_off = off;
+			ei->corrupt_what = what;
+		}
+	}
+}
+
+/* One pass: the encoders made, the units encoded by the workers, the encoders merged. */
+static int encode_input__pass(struct encode_input *ei, struct btf_encoded *out)
+{
+	unsigned int nr = encode_workers(&ei->in), i;
+	struct btf_encoder **encoders;
+	double start = clock__now();
+	int err = 0;
+
+	encoders = calloc(nr, sizeof(*encoders));
+	if (!encoders)
+		return -ENOMEM;
+	for (i = 0; i < nr && !err; i++)
+		err = btf_encoder__new(&ei->in, &encoders[i]);
+	if (!err)
+		err = dwarf_loader__for_each_chunk(ei->loader, nr, encode_chunk, (void **)encoders,
+						   ei->in.conf->lang_exclude, ei->in.conf->verbose);
+	if (ei->in.conf->verbose)
+		fprintf(stderr, "pahole: encoding the CUs with %u workers: %.3f s\n", nr,
+			clock__now() - start);
+	if (err == -EBADMSG)
+		encode_input__note_corrupt(ei, encoders, nr);
+	/* Split BTF is never encoded again (BTF_ENCODERS_AGAIN): its merge needs no DWARF. */
+	if (!err && ei->in.conf->base)
+		dwarf_loader__release(ei->loader);
+	if (!err)
+		err = btf_encoders__merge(encoders, nr, out);
+	for (i = 0; i < nr; i++)
+		btf_encoder__delete(encoders[i]);
+	free(encoders);
+	return err;
+}
+
+/* Why encoding failed, in words; @buf holds what needs formatting. */
+static const char *encode_error(const struct encode_input *ei, int err, char *buf, size_t len)
+{
+	switch (err) {
+	case -ELOOP: /* libbpf's btf__dedup() on a cycle of references */
+		return "corrupt DWARF: a cycle of typedef, qualifier or pointer types";
+	case -EBADMSG:
+		if (!ei->corrupt_what)
+			return "corrupt DWARF: a DIE libdw cannot read";
+		snprintf(buf, len, "corrupt DWARF at .debug_info offset %#llx: %s",
+			 (unsigned long long)ei->corrupt_off, ei->corrupt_what);
+		return buf;
+	case -EPROTO: /* btf_encoder.h: ours, not the input's */
+		return "internal error: pahole or the libbpf it runs on did not do what pahole "
+		       "expects (-V says where); please report it";
+	case -EINVAL: /* libbpf's btf__add_*() */
+		return "corrupt DWARF: a type BTF cannot hold (a size, name or value out of range)";
+	/* Sound DWARF that pahole v1.31 will not encode either (btf_encoder.h). */
+	case -BTF_REFUSED_COMPLEX_FLOAT:
+		return "BTF has no kind for a complex floating-point type (DW_ATE_complex_float), "
+		       "as pahole v1.31 refuses";
+	case -BTF_REFUSED_IMAGINARY_FLOAT:
+		return "BTF has no kind for an imaginary floating-point type "
+		       "(DW_ATE_imaginary_float), as pahole v1.31 refuses";
+	case -BTF_REFUSED_FLOAT_SIZE:
+		return "BTF has no floating-point type of that size (only 2, 4, 8, 12 or 16 bytes), "
+		       "as pahole v1.31 refuses";
+	case -BTF_REFUSED_ENUM_SIZE:
+		return "BTF has no enum of that size (only 1, 2, 4 or 8 bytes), as pahole v1.31 refuses";
+	case -BTF_REFUSED_BITFIELD_OFFSET:
+		return "BTF cannot place a bit field more than 2 MiB into its struct (its offset "
+		       "has 24 bits), as pahole v1.31 refuses";
+	case -BTF_REFUSED_REFERENCE:
+		return "BTF has no kind for a C++ reference (DW_TAG_reference_type), "
+		       "as pahole v1.31 refuses";
+	case -BTF_REFUSED_RVALUE_REFERENCE:
+		return "BTF has no kind for a C++ rvalue reference (DW_TAG_rvalue_reference_type), "
+		       "as pahole v1.31 refuses";
+	case -BTF_REFUSED_PTR_TO_MEMBER:
+		return "BTF has no kind for a C++ pointer to member (DW_TAG_ptr_to_member_type), "
+		       "as pahole v1.31 refuses";
+	case -BTF_REFUSED_STRING:
+		return "BTF has no kind for a string type (DW_TAG_string_type, Fortran's CHARACTER), "
+		       "as pahole v1.31 refuses";
+	case -BTF_REFUSED_ATOMIC:
+		return "BTF has no kind for an _Atomic type (DW_TAG_atomic_type), "
+		       "as pahole v1.31 refuses";
+	case -BTF_REFUSED_INTERFACE:
+		return "BTF has no kind for an interface type (DW_TAG_interface_type), "
+		       "as pahole v1.31 refuses";
+	case -BTF_REFUSED_IMPORTED_UNIT:
+		return "a unit imports a partial unit (DW_TAG_imported_unit, as dwz makes), "
+		       "which pahole v1.31 cannot read: it writes nothing";
+	case -BTF_REFUSED_VAR_NAME:
+		return "a variable's name is no BTF name (letters, digits, '_' or '.', at most 128), "
+		       "as pahole v1.31 refuses without --btf_features=encode_force";
+	default:
+		return strerror(-err);
+	}
+}
+
+/*
+ * The passes: a second, deduplicated as a whole, when the chunks' own
+ * dedups may have given what one dedup of the whole file would not (see
+ * btf_encoders__merge()).
+ */
+static int encode_input__encode(struct encode_input *ei, struct btf_encoded *out)
+{
+	double start = clock__now();
+	int err;
+
+	for (;;) {
+		err = encode_input__functions(ei);
+		if (ei->in.conf->verbose && !ei->in.whole_dedup)
+			fprintf(stderr, "pahole: reading the ELF symbols and DWARF units: %.3f s\n",
+				clock__now() - start);
+		err = err ?: encode_input__pass(ei, out);
+		if (err != BTF_ENCODERS_AGAIN || ei->in.whole_dedup)
+			return err;
+		ei->in.whole_dedup = true;
+	}
+}
+
+int encode__file(const char *path, const struct btf_encoder_conf *conf, struct encode_result **out)
+{
+	struct encode_input ei = {};
+	struct encode_result *r;
+	char buf[256];
+	int err;
+
+	*out = NULL;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return say(path, -ENOMEM, strerror(ENOMEM));
+	r->conf = conf;
+	err = encode_input__open(&ei, path, conf);
+	if (!err) {
+		err = encode_input__encode(&ei, &r->enc);
+		if (err)
+			fprintf(stderr, "pahole: %s: encoding BTF failed: %s\n", path,
+				encode_error(&ei, err, buf, sizeof(buf)));
+	}
+	r->big_endian = ei.in.big_endian;
+	if (ei.loader)
+		encode_input__close(&ei);
+	else
+		pthread_mutex_destroy(&ei.libdw_lock);
+	/* As pahole v1.31: DWARF without a single type gives no BTF at all. */
+	if (!err && !conf->base && btf__type_cnt(r->enc.btf) == 1) {
+		fprintf(stderr, "pahole: %s: warning: no types in the DWARF, nothing written\n",
+			path);
+		err = -ENODATA;
+	}
+	if (err) {
+		encode_result__delete(r);
+		return err;
+	}
+	*out = r;
+	return 0;
+}
+
+int encode_result__raw(struct encode_result *r, const void **raw, size_t *size)
+{
+	const void *data = r->enc.raw;
+	__u32 n = r->enc.raw_size;
+	int err;
+
+	if (r->raw)
+		goto out;
+	if (r->enc.btf) {
+		/* As pahole: the BTF is in the byte order of the ELF file it describes. */
+		btf__set_endianness(r->enc.btf, r->big_endian ? BTF_BIG_ENDIAN : BTF_LITTLE_ENDIAN);
+		data = btf__raw_data(r->enc.btf, &n);
+		if (!data)
+			return -ENOMEM;
+	}
+	r->raw = data;
+	r->raw_size = n;
+	/* A kind layout section: the layout feature, and not split BTF. */
+	if (btf_encoder_conf__has(r->conf, BTF_FEAT_LAYOUT) && !r->conf->base) {
+		err = btf_writer__add_layout(data, n, &r->layout, &r->raw_size);
+		r->raw = err ? NULL : r->layout;
+		if (err)
+			return err;
+	}
+out:
+	*raw = r->raw;
+	*size = r->raw_size;
+	return 0;
+}
+
+/*
+ * Writes into the ELF file @path its .BTF; with distilled_base, split BTF
+ * on a distilled base, which goes to .BTF.base (from libbpf's split BTF).
+ */
+static int encode_result__write_elf(struct encode_result *r, const char *path, const char **cause)
+{
+	struct btf_section secs[2] = { { .name = ".BTF" }, { .name = ".BTF.base" } };
+	struct btf *base = NULL, *split = NULL;
+	size_t nr = 1;
+	__u32 n;
+	int err;
+
+	if (!r->enc.btf || !r->conf->base ||
+	    !btf_encoder_conf__has(r->conf, BTF_FEAT_DISTILLED_BASE)) {
+		err = encode_result__raw(r, &secs[0].data, &secs[0].size);
+		if (err) {
+			*cause = strerror(-err);
+			return err;
+		}
+		return btf_writer__elf(path, secs, nr, cause);
+	}
+	err = btf_distill__run(r->enc.btf, &base, &split);
+	if (err) {
+		*cause = "cannot distill the base BTF";
+		return err;
+	}
+	secs[0].data = btf__raw_data(split, &n);
+	secs[0].size = n;
+	secs[1].data = btf__raw_data(base, &n);
+	secs[1].size = n;
+	err = secs[0].data && secs[1].data ? btf_writer__elf(path, secs, 2, cause) :
+					     (*cause = strerror(ENOMEM), -ENOMEM);
+	btf__free(split);
+	btf__free(base);
+	return err;
+}
+
+int encode_result__write(struct encode_result *r, const char *path, bool detached)
+{
+	double start = clock__now();
+	const char *cause;
+	const void *raw;
+	size_t size;
+	int err;
+
+	if (detached) {
+		err = encode_result__raw(r, &raw, &size);
+		cause = strerror(-err);
+		err = err ?: btf_writer__raw(path, raw, size, &cause);
+	} else {
+		err = encode_result__write_elf(r, path, &cause);
+	}
+	if (err)
+		fprintf(stderr, "pahole: %s: cannot write BTF: %s\n", path, cause);
+	else if (r->conf->verbose)
+		fprintf(stderr, "pahole: writing %s: %.3f s\n", path, clock__now() - start);
+	return err;
+}
+
+void encode_result__delete(struct encode_result *r)
+{
+	if (!r)
+		return;
+	free(r->layout);
+	free(r->enc.raw);
+	btf__free(r->enc.btf);
+	free(r);
+}

@@ -1,0 +1,68 @@
+#!/bin/bash
+# test_layers: the encoder's files call one another in one direction only.
+#
+# btf_encoder_priv.h lists the encoder's files from the top (the merge after
+# the join) to the bottom (reading the CU's DIEs); each may call only files
+# below it.  This reads the list from the header and, for every object of
+# the library built from a listed file, the functions it defines and those
+# it calls (nm): a call from a file into one at or above it in the list
+# fails, as does a file of the family (btf_encoder*.c, btf_encoders*.c)
+# that the list leaves out.  The symbols are the compiler's, so a call
+# through a table of functions (die_ops[]) counts as well.
+. "$(dirname "$0")/lib.sh"
+need_tools nm
+
+HDR=$SRCDIR/btf_encoder_priv.h
+OBJDIR=$BUILDDIR/CMakeFiles/btfenc.dir
+[ -d "$OBJDIR" ] || die "no objects in $OBJDIR (build first)"
+
+# The files in the header's order, top first.
+mapfile -t order < <(sed -n 's/^ \*   \(btf_encoders\?_\?[a-z]*\.c\) .*/\1/p' "$HDR")
+[ "${#order[@]}" -ge 10 ] || die "cannot read the list of files from $HDR (${#order[@]} found)"
+
+declare -A rank
+for i in "${!order[@]}"; do
+	rank[${order[$i]}]=$i
+done
+
+# Every file of the family in the tree is in the list.
+for src in "$SRCDIR"/btf_encoder*.c; do
+	f=$(basename "$src")
+	if [ -n "${rank[$f]+set}" ]; then
+		ok "$f is in btf_encoder_priv.h's list (place ${rank[$f]})"
+	else
+		not_ok "$f is not in btf_encoder_priv.h's list of the encoder's files"
+	fi
+done
+
+# Which listed file defines each global function.
+declare -A owner
+for f in "${order[@]}"; do
+	obj=$OBJDIR/$f.o
+	[ -f "$obj" ] || die "no object $obj"
+	while read -r sym; do
+		owner[$sym]=$f
+	done < <(nm --defined-only "$obj" | awk '$2 ~ /^[TDRB]$/ { print $3 }')
+done
+
+# Each call into another file of the family goes down the list.
+edges=0
+for f in "${order[@]}"; do
+	bad=""
+	while read -r sym; do
+		to=${owner[$sym]:-}
+		[ -n "$to" ] && [ "$to" != "$f" ] || continue
+		edges=$((edges + 1))
+		if [ "${rank[$to]}" -le "${rank[$f]}" ]; then
+			bad="$bad $sym ($to)"
+		fi
+	done < <(nm --undefined-only "$OBJDIR/$f.o" | awk '{ print $2 }')
+	if [ -z "$bad" ]; then
+		ok "$f calls only files below it"
+	else
+		not_ok "$f calls up the list:$bad"
+	fi
+done
+# A list that nothing calls across would prove nothing.
+[ "$edges" -gt 20 ] || not_ok "only $edges calls between the encoder's files: is nm reading them?"
+finish
