@@ -6,6 +6,8 @@
 #   make check   build, then run the tests with ctest, then the sanitizer passes
 #                (CHECK_SANITIZERS) and FUZZ_RUNS fuzzed inputs, the same every
 #                run (fuzz-check)
+#   make check-fast  build, then the tests labelled "fast" (the rules' tests)
+#                with TEST_FAST=1: under a minute, the inner loop of a change
 #   make fuzz-check  build the libFuzzer target with clang into build-fuzz/,
 #                replay the regressions and FUZZ_RUNS inputs of a fixed seed
 #   make fuzz    fuzz for FUZZ_TIME seconds, open-ended (a crash, leak or UB
@@ -36,7 +38,7 @@ TIME := /usr/bin/time -f 'wall time: %e s, peak RSS: %M KiB'
 DEB_PKGS := cmake gcc clang pkg-config make libdw-dev libelf-dev libbpf-dev zlib1g-dev \
 	bpftool python3 xz-utils binutils time libclang-rt-14-dev llvm valgrind dwz dwarves
 
-.PHONY: all deps build run run-corpus run-sample check check-asan check-tsan fuzz-build fuzz-check fuzz clean format
+.PHONY: all deps build run run-corpus run-sample check check-fast check-asan check-tsan fuzz-build fuzz-check fuzz clean format
 
 all: build
 
@@ -111,6 +113,11 @@ check: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j2
 	@for s in $(CHECK_SANITIZERS); do $(MAKE) --no-print-directory check-$$s || exit; done
 	@if [ "$(FUZZ_RUNS)" != 0 ]; then $(MAKE) --no-print-directory fuzz-check; fi
+
+# Three at a time on two cores: test_bad_input and test_fallback spend
+# seconds waiting (on strace, on signals), not computing.
+check-fast: build
+	TEST_FAST=1 ctest --test-dir $(BUILD_DIR) --output-on-failure -j3 -L '^fast$$'
 
 check-asan check-tsan: check-%: deps
 	cmake -B build-$* -S . $(CMAKE_FLAGS) $(SAN_FLAGS_$*)

@@ -337,10 +337,13 @@ done
 # past_section (a DW_FORM_ref_addr past .debug_info) is not among them: the
 # encoder does not follow references into other CUs yet and takes every
 # DW_FORM_ref_addr for void (README, "Known gaps").
-for v in past_cu high_bits mid_die nontype cu_die bad_abbrev bad_form cu_too_long; do
+# Where the encoder finds the defect, the line names its .debug_info offset.
+for v in past_cu high_bits mid_die nontype cu_die bad_abbrev bad_form; do
 	bad_dwarf "$v"
-	bad_input "DWARF defect $v" "$IN/dwarf_$v.o"
+	bad_input "DWARF defect $v" "$IN/dwarf_$v.o" 'corrupt DWARF at \.debug_info offset 0x[0-9a-f]+: '
 done
+bad_dwarf cu_too_long
+bad_input "DWARF defect cu_too_long" "$IN/dwarf_cu_too_long.o"
 for v in cycle_qual cycle_ptr cycle_typedef; do
 	bad_dwarf "$v"
 	bad_input "DWARF reference cycle $v" "$IN/dwarf_$v.o" 'cycl|loop'

@@ -41,13 +41,6 @@ else
 	TEST_JOBS_VMLINUX=${TEST_JOBS_VMLINUX:-full}
 fi
 FIXTURES=$SRCDIR/tests/fixtures
-N_SKIP=0
-
-note_skip()
-{
-	N_SKIP=$((N_SKIP + 1))
-	echo "skip: $*"
-}
 
 # now: seconds since the epoch, with decimals.
 now()
@@ -281,7 +274,6 @@ fi
 if [ ! -e "$SHARED/tools/corpus" ]; then
 	[ "${CI:-}" = true ] && die "corpus not available (../shared missing) under CI=true"
 	note_skip "corpus: not available (../shared missing)"
-	echo "$TEST_NAME: $N_SKIP parts skipped"
 	finish
 fi
 corpus=$(corpus_dir) || exit
@@ -319,5 +311,4 @@ else
 		ok "vmlinux: $VMLINUX_RUNS runs of -j8 give the same bytes ($(elapsed "$start") s)"
 fi
 
-echo "$TEST_NAME: $N_SKIP parts skipped"
 finish
