@@ -198,8 +198,8 @@ static int btf_encoder__own_params(struct btf_encoder *e, struct btf_func_param 
 
 /* ---- merging the sightings of a function ---- */
 
-/* @f's parameters as a prototype's, in e->cu.proto; NULL for none, or on ENOMEM. */
-static struct btf_func_param *btf_encoder__proto(struct btf_encoder *e, const struct cu_func *f)
+/* @f's parameters as a prototype's, in e->cu.proto: 0 or -ENOMEM. */
+static int btf_encoder__proto(struct btf_encoder *e, const struct cu_func *f)
 {
 	uint32_t i;
 
@@ -208,10 +208,10 @@ static struct btf_func_param *btf_encoder__proto(struct btf_encoder *e, const st
 		struct btf_func_param *p = darray__push(&e->cu.proto);
 
 		if (!p)
-			return NULL;
+			return -ENOMEM;
 		*p = e->cu.params.data[f->first_param + i].proto;
 	}
-	return f->nr_params ? e->cu.proto.data : NULL;
+	return 0;
 }
 
 /*
@@ -223,7 +223,6 @@ static int btf_encoder__save_func(struct btf_encoder *e, struct elf_function *no
 				  const struct cu_func *f, uint32_t nr)
 {
 	struct btf_func_state cur = {
-		.params = btf_encoder__proto(e, f),
 		.nr_params = f->nr_params,
 		.ret_type = f->ret_type,
 		.cu_index = e->cu.index,
@@ -240,8 +239,10 @@ static int btf_encoder__save_func(struct btf_encoder *e, struct elf_function *no
 	struct func_mismatch mm;
 	int err;
 
-	if (f->nr_params && !cur.params)
-		return -ENOMEM;
+	err = btf_encoder__proto(e, f);
+	if (err)
+		return err;
+	cur.params = f->nr_params ? e->cu.proto.data : NULL;
 	cur.unexpected_pos = cur.unexpected_reg ? cur.pos : FUNC_POS_NONE;
 	if (state->initialized) {
 		/* The first sighting may be in an earlier chunk of this encoder. */

@@ -367,7 +367,8 @@ static int sig_seen__cmp(const void *a, const void *b)
 }
 
 /* All encoders' sightings of @entry, in CU order; *@n 0 for none. */
-static struct sig_seen *sig_seen__gather(const struct elf_functions_entry *entry, size_t *n)
+static int sig_seen__gather(const struct elf_functions_entry *entry, struct sig_seen **out,
+			    size_t *n)
 {
 	struct elf_function *f;
 	struct func_sighting *s;
@@ -375,21 +376,23 @@ static struct sig_seen *sig_seen__gather(const struct elf_functions_entry *entry
 	size_t i = 0;
 
 	*n = 0;
+	*out = NULL;
 	for (f = atomic_load(&entry->head); f; f = f->next)
 		for (s = f->state.sightings; s; s = s->next)
 			(*n)++;
 	if (!*n)
-		return NULL;
+		return 0;
 	v = calloc(*n, sizeof(*v));
 	if (!v)
-		return NULL;
+		return -ENOMEM;
 	for (f = atomic_load(&entry->head); f; f = f->next)
 		for (s = f->state.sightings; s; s = s->next)
 			v[i++].s = s;
 	qsort(v, *n, sizeof(*v), sig_seen__cmp);
 	for (i = 0; i < *n; i++)
 		sig_seen__init(&v[i], entry);
-	return v;
+	*out = v;
+	return 0;
 }
 
 static int btf_encoders__add_true_sig(const struct btf_encoder_conf *conf, struct btf *btf,
@@ -403,9 +406,9 @@ static int btf_encoders__add_true_sig(const struct btf_encoder_conf *conf, struc
 
 	if (!btf_encoder_conf__has(conf, BTF_FEAT_TRUE_SIGNATURE))
 		return 0;
-	v = sig_seen__gather(entry, &n);
-	if (!v)
-		return n ? -ENOMEM : 0;
+	err = sig_seen__gather(entry, &v, &n);
+	if (err || !n)
+		return err;
 	dflt = sig_choose(conf, btf, entry, v, n, SIG_DEFAULT);
 	ts = sig_choose(conf, btf, entry, v, n, SIG_TRUE);
 	if (sig_choices_equal(&dflt, &ts))

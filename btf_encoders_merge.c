@@ -29,9 +29,9 @@ static int chunk_ptr__cmp(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* All the chunks of all encoders, in order; NULL on ENOMEM. */
-static struct btf_chunk **btf_encoders__chunks(struct btf_encoder **encoders, unsigned int nr,
-					       size_t *nr_chunks)
+/* All the chunks of all encoders, in order, in *@out (to free): 0 or -ENOMEM. */
+static int btf_encoders__chunks(struct btf_encoder **encoders, unsigned int nr,
+				struct btf_chunk ***out, size_t *nr_chunks)
 {
 	struct btf_chunk **chunks;
 	size_t n = 0, i, j;
@@ -40,13 +40,14 @@ static struct btf_chunk **btf_encoders__chunks(struct btf_encoder **encoders, un
 		n += encoders[i]->chunks.nr;
 	chunks = calloc(n ?: 1, sizeof(*chunks));
 	if (!chunks)
-		return NULL;
+		return -ENOMEM;
 	for (i = 0, n = 0; i < nr; i++)
 		for (j = 0; j < encoders[i]->chunks.nr; j++)
 			chunks[n++] = encoders[i]->chunks.data[j];
 	qsort(chunks, n, sizeof(*chunks), chunk_ptr__cmp);
+	*out = chunks;
 	*nr_chunks = n;
-	return chunks;
+	return 0;
 }
 
 static int remap_to_merged(uint32_t *id, void *ctx)
@@ -143,7 +144,7 @@ static int btf_chunk__copy(struct btf_chunk *c, char **types, char **strs, uint3
  * their IDs and string offsets moved, the string tables follow one another
  * (dedup merges equal strings), and each chunk's BTF is freed once copied.
  */
-static struct btf *btf_chunks__concat(struct btf_chunk **chunks, size_t n, int *errp)
+static int btf_chunks__concat(struct btf_chunk **chunks, size_t n, struct btf **out)
 {
 	size_t types_len = 0, strs_len = 0, i;
 	struct btf_header *hdr;
@@ -184,8 +185,8 @@ static struct btf *btf_chunks__concat(struct btf_chunk **chunks, size_t n, int *
 	err = err ?: (btf ? 0 : -errno);
 out:
 	free(buf);
-	*errp = err;
-	return err ? NULL : btf;
+	*out = btf;
+	return err;
 }
 
 static int u32__cmp(const void *a, const void *b)
@@ -261,13 +262,18 @@ static bool btf_encoders__split_raw(const struct btf_encoder_input *in)
 }
 
 /* The BTF a module's chunks go into: of its own, or split on libbpf's reading of the base. */
-static struct btf *btf_encoders__split_btf(const struct btf_encoder_input *in)
+static int btf_encoders__split_btf(const struct btf_encoder_input *in, struct btf **out)
 {
 	struct btf *base;
+	int err = 0;
 
-	if (btf_encoders__split_raw(in))
-		return btf__new_empty();
-	return btf_base__libbpf(in->conf->base, &base) ? NULL : btf__new_empty_split(base);
+	if (btf_encoders__split_raw(in)) {
+		*out = btf__new_empty();
+	} else {
+		err = btf_base__libbpf(in->conf->base, &base);
+		*out = err ? NULL : btf__new_empty_split(base);
+	}
+	return err ?: (*out ? 0 : -ENOMEM);
 }
 
 /* The merged BTF deduplicated: split BTF on the base into @out's raw bytes, else in place. */
@@ -299,15 +305,13 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct b
 	int err;
 
 	*out = (struct btf_encoded){};
-	chunks = btf_encoders__chunks(encoders, nr, &nr_chunks);
-	if (!chunks)
-		return -ENOMEM;
-	if (!conf->base) {
-		btf = btf_chunks__concat(chunks, nr_chunks, &err);
-	} else {
-		btf = btf_encoders__split_btf(in);
-		err = btf ? btf_chunks__add(btf, chunks, nr_chunks) : -ENOMEM;
-	}
+	err = btf_encoders__chunks(encoders, nr, &chunks, &nr_chunks);
+	if (err)
+		return err;
+	if (!conf->base)
+		err = btf_chunks__concat(chunks, nr_chunks, &btf);
+	else
+		err = btf_encoders__split_btf(in, &btf) ?: btf_chunks__add(btf, chunks, nr_chunks);
 	free(chunks);
 	if (btf)
 		btf__set_pointer_size(btf, in->ptr_size); /* the variables' sizes */

@@ -53,13 +53,13 @@ static uint32_t name_hash(const char *s)
  * (partial inlining) or ".cold" (the cold path moved away).  So "f.isra.0",
  * "f.constprop.0", "f.llvm.123" and "f.localalias" are all f.
  */
-static struct func_sym *collect_func_syms(const struct elf_symtab *symtab, size_t *nr)
+static int collect_func_syms(const struct elf_symtab *symtab, struct func_sym **out, size_t *nr)
 {
 	size_t i, n = 0, total = elf_symtab__nr_syms(symtab);
 	struct func_sym *syms = calloc(total ?: 1, sizeof(*syms));
 
 	if (!syms)
-		return NULL;
+		return -ENOMEM;
 	for (i = 0; i < total; i++) {
 		const struct elf_sym *s = elf_symtab__sym(symtab, i);
 		const char *dot;
@@ -77,7 +77,8 @@ static struct func_sym *collect_func_syms(const struct elf_symtab *symtab, size_
 	}
 	qsort(syms, n, sizeof(*syms), func_sym__cmp);
 	*nr = n;
-	return syms;
+	*out = syms;
+	return 0;
 }
 
 static int elf_functions__build_index(struct elf_functions *fns)
@@ -152,8 +153,8 @@ int elf_functions__new(const struct elf_symtab *symtab, struct elf_functions **o
 	*out = NULL;
 	if (!fns)
 		return -ENOMEM;
-	syms = collect_func_syms(symtab, &n);
-	if (!syms)
+	err = collect_func_syms(symtab, &syms, &n);
+	if (err)
 		goto out;
 	err = elf_functions__fill(fns, syms, n);
 	err = err ?: elf_functions__build_index(fns);
