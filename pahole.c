@@ -11,7 +11,6 @@
 #include <assert.h>
 #include <errno.h>
 #include <error.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -20,10 +19,8 @@
 #include <malloc.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <dwarf.h>
 
