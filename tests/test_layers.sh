@@ -8,9 +8,11 @@
 # it calls (nm): a call from a file into one at or above it in the list
 # fails, as does a file of the family (btf_encoder*.c, btf_encoders*.c)
 # that the list leaves out.  The symbols are the compiler's, so a call
-# through a table of functions (die_ops[]) counts as well.
+# through a table of functions (die_ops[]) counts as well.  Last, the files
+# of the whole library must call each other without a cycle.
 . "$(dirname "$0")/lib.sh"
-need_tools nm
+need_tools nm tsort
+make_tmp
 
 HDR=$SRCDIR/btf_encoder_priv.h
 OBJDIR=$BUILDDIR/CMakeFiles/btfenc.dir
@@ -65,4 +67,31 @@ for f in "${order[@]}"; do
 done
 # A list that nothing calls across would prove nothing.
 [ "$edges" -gt 20 ] || not_ok "only $edges calls between the encoder's files: is nm reading them?"
+
+# The whole library: no two files reach each other through their calls
+# (tsort finds every cycle of the file graph).
+declare -A lib_owner
+objs=()
+for src in "$SRCDIR"/*.c "$SRCDIR"/lib/*.c; do
+	rel=${src#"$SRCDIR"/}
+	[ -f "$OBJDIR/$rel.o" ] || continue
+	objs+=("$rel")
+	while read -r sym; do
+		lib_owner[$sym]=$rel
+	done < <(nm --defined-only "$OBJDIR/$rel.o" | awk '$2 ~ /^[TDRB]$/ { print $3 }')
+done
+[ "${#objs[@]}" -ge 30 ] || die "only ${#objs[@]} objects of the library in $OBJDIR"
+for rel in "${objs[@]}"; do
+	echo "$rel $rel"
+	while read -r sym; do
+		to=${lib_owner[$sym]:-}
+		[ -n "$to" ] && [ "$to" != "$rel" ] && echo "$rel $to"
+	done < <(nm --undefined-only "$OBJDIR/$rel.o" | awk '{ print $2 }')
+done | sort -u > "$TMP/graph"
+if tsort "$TMP/graph" > /dev/null 2> "$TMP/tsort.err"; then
+	ok "the ${#objs[@]} files of the library call each other without a cycle"
+else
+	not_ok "a cycle among the library's files:"
+	sed 's/^/    /' "$TMP/tsort.err"
+fi
 finish
