@@ -554,7 +554,7 @@ static int tag_refusal(int tag)
 
 static int btf_encoder__encode_refused(struct btf_encoder *e, Dwarf_Die *die)
 {
-	if (e->conf->verbose)
+	if (e->in->conf->verbose)
 		fprintf(stderr,
 			"btf_encoder: tag %#x at DIE %#llx: refused, as pahole v1.31 does\n",
 			dwarf_tag(die), (unsigned long long)dwarf_dieoffset(die));
@@ -616,7 +616,7 @@ static int btf_encoder__encode_scope(struct btf_encoder *e, Dwarf_Die *die)
 
 static int btf_encoder__encode_unsupported(struct btf_encoder *e, Dwarf_Die *die)
 {
-	if (e->conf->verbose)
+	if (e->in->conf->verbose)
 		fprintf(stderr, "btf_encoder: %s tag %#x at DIE %#llx has no BTF kind: void\n",
 			dwarf_diename(die) ?: "(anonymous)", dwarf_tag(die),
 			(unsigned long long)dwarf_dieoffset(die));
@@ -755,7 +755,6 @@ int btf_encoder__new(const struct btf_encoder_input *in, struct btf_encoder **ou
 	if (!e)
 		return -ENOMEM;
 	e->in = in;
-	e->conf = in->conf;
 	die_reader__init(&e->cu.reader, in->debug_info, in->debug_info_end);
 	return 0;
 }

@@ -196,7 +196,7 @@ static int btf_encoder__dedup_chunk(struct btf_encoder *e, struct btf *btf, uint
 	 * takes v1.31's pointer rule (btf_dedup.h).
 	 */
 	err = err ?: btf_dedup__carry(btf, e->carried.data, e->carried.nr, nr_types);
-	if (err == -EPROTO && e->conf->verbose)
+	if (err == -EPROTO && e->in->conf->verbose)
 		fprintf(stderr,
 			"btf_encoder: libbpf's dedup did not keep the carriers of type IDs last\n");
 	err = err ?: decl_names__get(btf, first, &after, &nr_after);
@@ -244,7 +244,7 @@ int btf_encoder__end_chunk(struct btf_encoder *e)
 	 * a second pass can merge more than the first, and modules are small.
 	 * So is all BTF when chunks must not be deduplicated on their own.
 	 */
-	if (e->conf->base || e->in->whole_dedup)
+	if (e->in->conf->base || e->in->whole_dedup)
 		c->nr_types = btf__type_cnt(c->btf) - c->first_id;
 	else
 		err = btf_encoder__dedup_carried(e, c);

@@ -179,19 +179,21 @@ int btf_encoder__collect_func(struct btf_encoder *e, Dwarf_Die *die)
  * the pages dropped behind the chunk.
  */
 static int btf_encoder__own_params(struct btf_encoder *e, struct btf_func_param **dst,
-				   const struct btf_func_param *src, uint32_t n)
+				   const struct cu_func *f)
 {
 	struct btf_func_param *p;
 	uint32_t i;
 
-	if (!n)
+	if (!f->nr_params)
 		return 0;
-	p = arena__memdup(&e->arena, src, n * sizeof(*p));
+	p = arena__alloc(&e->arena, f->nr_params * sizeof(*p));
 	if (!p)
 		return -ENOMEM;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < f->nr_params; i++) {
+		p[i] = e->cu.params.data[f->first_param + i].proto;
 		if (p[i].name && !(p[i].name = arena__strdup(&e->arena, p[i].name)))
 			return -ENOMEM;
+	}
 	*dst = p;
 	return 0;
 }
@@ -215,9 +217,40 @@ static int btf_encoder__proto(struct btf_encoder *e, const struct cu_func *f)
 }
 
 /*
- * Merges a sighting of a function in the current CU (the @nr-th of its
- * functions) into the encoder's state.  Sightings come in CU order, so the
- * first that differs is the one pahole v1.31 reports.
+ * Merges a later sighting @cur of a function (@f of the current CU) into
+ * the encoder's state @state: sightings come in CU order, so the first that
+ * differs is the one pahole v1.31 reports.
+ */
+static int btf_encoder__merge_sighting(struct btf_encoder *e, struct btf_func_state *state,
+				       struct btf_func_state *cur, const struct cu_func *f)
+{
+	struct func_mismatch mm;
+	int err = btf_encoder__proto(e, f);
+
+	if (err)
+		return err;
+	cur->params = f->nr_params ? e->cu.proto.data : NULL;
+	/* The first sighting may be in an earlier chunk of this encoder. */
+	if (btf_func_state__differs(state->chunk->btf, state, e->btf, cur, false, &mm, false)) {
+		state->inconsistent_proto = true;
+		if (state->mismatch.pos == FUNC_POS_NONE) {
+			mm.pos = cur->pos;
+			if (mm.name && !(mm.name = arena__strdup(&e->arena, mm.name)))
+				return -ENOMEM;
+			state->mismatch = mm;
+		}
+	}
+	if (cur->unexpected_pos < state->unexpected_pos)
+		state->unexpected_pos = cur->unexpected_pos;
+	btf_func_state__merge_flags(state, cur);
+	return 0;
+}
+
+/*
+ * Saves a sighting of a function in the current CU (the @nr-th of its
+ * functions) into the encoder's node of its name: the first becomes the
+ * state, with copies in the arena of what it points to in the DWARF; a
+ * later one is merged into it.
  */
 static int btf_encoder__save_func(struct btf_encoder *e, struct elf_function *node,
 				  const struct cu_func *f, uint32_t nr)
@@ -236,41 +269,19 @@ static int btf_encoder__save_func(struct btf_encoder *e, struct elf_function *no
 		.mismatch.pos = FUNC_POS_NONE,
 	};
 	struct btf_func_state *state = &node->state, **slot;
-	struct func_mismatch mm;
 	int err;
 
-	err = btf_encoder__proto(e, f);
-	if (err)
-		return err;
-	cur.params = f->nr_params ? e->cu.proto.data : NULL;
 	cur.unexpected_pos = cur.unexpected_reg ? cur.pos : FUNC_POS_NONE;
-	if (state->initialized) {
-		/* The first sighting may be in an earlier chunk of this encoder. */
-		if (btf_func_state__differs(state->chunk->btf, state, e->btf, &cur, false, &mm,
-					    false)) {
-			state->inconsistent_proto = true;
-			if (state->mismatch.pos == FUNC_POS_NONE) {
-				mm.pos = cur.pos;
-				if (mm.name && !(mm.name = arena__strdup(&e->arena, mm.name)))
-					return -ENOMEM;
-				state->mismatch = mm;
-			}
-		}
-		if (cur.unexpected_pos < state->unexpected_pos)
-			state->unexpected_pos = cur.unexpected_pos;
-		btf_func_state__merge_flags(state, &cur);
-		return 0;
-	}
+	if (state->initialized)
+		return btf_encoder__merge_sighting(e, state, &cur, f);
 	slot = darray__push(&e->chunk_states);
 	if (!slot)
 		return -ENOMEM;
 	*slot = state;
 	*state = cur;
-	state->params = NULL;
-	state->tags = NULL;
 	state->nr_tags = f->nr_tags;
 	err = btf_encoder__own_tags(e, &state->tags, f->first_tag, f->nr_tags);
-	return err ?: btf_encoder__own_params(e, &state->params, cur.params, cur.nr_params);
+	return err ?: btf_encoder__own_params(e, &state->params, f);
 }
 
 /*

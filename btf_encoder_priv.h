@@ -187,8 +187,7 @@ struct btf_encoder_cu {
 };
 
 struct btf_encoder {
-	const struct btf_encoder_conf *conf;
-	const struct btf_encoder_input *in;
+	const struct btf_encoder_input *in; /* the input's facts; in->conf the options */
 	struct btf *btf; /* the current chunk's */
 	struct btf_chunk *chunk;
 	DARRAY(struct btf_chunk *) chunks;
@@ -212,7 +211,7 @@ struct btf_encoder {
 
 static inline bool btf_encoder__has(const struct btf_encoder *e, enum btf_feature f)
 {
-	return btf_encoder_conf__has(e->conf, f);
+	return btf_encoder_conf__has(e->in->conf, f);
 }
 
 /* Where type @id of @c's BTF is in the merged BTF (base types stay where they are). */

@@ -189,7 +189,7 @@ static void btf_encoder__check_dangling(struct btf_encoder *e, uint32_t off)
 				     "a type reference points there, at no type");
 		return;
 	}
-	if (e->conf->verbose)
+	if (e->in->conf->verbose)
 		fprintf(stderr, "btf_encoder: DIE %#x references no type: void\n", off);
 }
 
@@ -237,7 +237,7 @@ int btf_encoder__resolve_cu(struct btf_encoder *e)
 	/* As many fields as references noted, or the walk has a bug of ours. */
 	if (!err && e->cu.next_ref != e->cu.type_refs.nr)
 		err = -EPROTO;
-	if (err == -EPROTO && e->conf->verbose)
+	if (err == -EPROTO && e->in->conf->verbose)
 		fprintf(stderr,
 			"btf_encoder: the type references of a CU do not match the fields of "
 			"its types\n");
