@@ -15,6 +15,7 @@
 
 #include "btf_base.h"
 #include "lib/btf_types.h"
+#include "lib/elf_scn.h"
 #include "lib/str_set.h"
 
 #define SIEVE_BITS 16
@@ -191,33 +192,26 @@ static int btf_base__set_raw(struct btf_base *b, const void *data, size_t size)
 /* The .BTF section of the ELF image at b->map: -ENOENT without one. */
 static int btf_base__elf_btf(struct btf_base *b, const void **data, size_t *size)
 {
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
+	Elf_Scn *scn;
+	GElf_Shdr shdr;
+	Elf_Data *d;
+	int err;
 
 	elf_version(EV_CURRENT);
 	errno = 0;
 	b->elf = elf_memory(b->map, b->map_size);
 	/* libelf fails alike for a bad file and for no memory: errno tells. */
-	if (!b->elf || elf_kind(b->elf) != ELF_K_ELF || elf_getshdrstrndx(b->elf, &shstrndx))
+	if (!b->elf || elf_kind(b->elf) != ELF_K_ELF)
 		return errno == ENOMEM ? -ENOMEM : -EINVAL;
-	while ((scn = elf_nextscn(b->elf, scn))) {
-		GElf_Shdr shdr;
-		const char *name;
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &shdr))
-			return -EINVAL;
-		name = elf_strptr(b->elf, shstrndx, shdr.sh_name);
-		if (!name || strcmp(name, ".BTF"))
-			continue;
-		d = elf_rawdata(scn, NULL);
-		if (!d || !d->d_buf)
-			return -EINVAL;
-		*data = d->d_buf;
-		*size = d->d_size;
-		return 0;
-	}
-	return -ENOENT;
+	err = elf_scn__find(b->elf, ".BTF", &scn, &shdr);
+	if (err)
+		return err == -EINVAL && errno == ENOMEM ? -ENOMEM : err;
+	d = elf_rawdata(scn, NULL);
+	if (!d || !d->d_buf)
+		return -EINVAL;
+	*data = d->d_buf;
+	*size = d->d_size;
+	return 0;
 }
 
 static const char *btf_base__cause(const struct btf_base *b, bool elf, int err)

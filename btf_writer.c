@@ -17,6 +17,7 @@
 
 #include "btf_writer.h"
 #include "lib/btf_types.h"
+#include "lib/elf_scn.h"
 
 /*
  * The path of a temporary file of ours while it has a name, for
@@ -299,24 +300,6 @@ static int copy_file(int from, int to, off_t size, const char **cause)
 	return 0;
 }
 
-/* The index of the section called @name, or 0. */
-static size_t elf_find_section(Elf *elf, size_t shstrndx, const char *name)
-{
-	Elf_Scn *scn = NULL;
-
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		GElf_Shdr shdr;
-		const char *n;
-
-		if (!gelf_getshdr(scn, &shdr))
-			return 0;
-		n = elf_strptr(elf, shstrndx, shdr.sh_name);
-		if (n && !strcmp(n, name))
-			return elf_ndxscn(scn);
-	}
-	return 0;
-}
-
 /*
  * The first offset past every byte of the file that stays: the headers and
  * the sections, but neither the sections marked in @rewritten (indexed by
@@ -472,9 +455,10 @@ static int elf_write_sections(Elf *elf, int fd, uint64_t file_size, const struct
 	    elf_getshdrnum(elf, &shnum) != 0 || !shnum || shnum >= SHN_LORESERVE - nr)
 		return err;
 	for (k = 0, n = shnum; k < nr; k++) {
-		idx[k] = elf_find_section(elf, shstrndx, secs[k].name);
-		if (!idx[k])
-			idx[k] = n++;
+		Elf_Scn *scn;
+		GElf_Shdr shdr;
+
+		idx[k] = elf_scn__find(elf, secs[k].name, &scn, &shdr) ? n++ : elf_ndxscn(scn);
 	}
 	shdrs = calloc(n, sizeof(*shdrs));
 	rewritten = calloc(n, sizeof(*rewritten));

@@ -34,6 +34,7 @@
 #include <libelf.h>
 
 #include "dwarf_loader.h"
+#include "lib/elf_scn.h"
 
 struct dwarf_loader {
 	int fd;
@@ -90,30 +91,6 @@ static int dwarf_loader__open_relocated(struct dwarf_loader *l, const char *path
 }
 
 /*
- * The section called @name and its header, or NULL; as libdw does, not one in
- * a section group (a relocatable file's COMDAT type units, -fdebug-types-section,
- * come in a .debug_info of their own there).
- */
-static Elf_Scn *elf_section(Elf *elf, const char *name, GElf_Shdr *shdr)
-{
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-
-	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
-		return NULL;
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		const char *n;
-
-		if (!gelf_getshdr(scn, shdr))
-			return NULL;
-		n = elf_strptr(elf, shstrndx, shdr->sh_name);
-		if (n && !strcmp(n, name) && !(shdr->sh_flags & SHF_GROUP))
-			return scn;
-	}
-	return NULL;
-}
-
-/*
  * Whether @elf has DWARF: .debug_info, or GNU's older compressed
  * .zdebug_info (objcopy --compress-debug-sections=zlib-gnu), which libdw
  * decompresses as it opens it.  *@size is its size, 0 when compressed.
@@ -121,13 +98,14 @@ static Elf_Scn *elf_section(Elf *elf, const char *name, GElf_Shdr *shdr)
 static bool elf_has_debug_info(Elf *elf, uint64_t *size)
 {
 	GElf_Shdr shdr;
+	Elf_Scn *scn;
 
-	if (elf_section(elf, ".debug_info", &shdr)) {
+	if (!elf_scn__find(elf, ".debug_info", &scn, &shdr)) {
 		*size = shdr.sh_flags & SHF_COMPRESSED ? 0 : shdr.sh_size;
 		return true;
 	}
 	*size = 0;
-	return elf_section(elf, ".zdebug_info", &shdr) != NULL;
+	return !elf_scn__find(elf, ".zdebug_info", &scn, &shdr);
 }
 
 /*
@@ -141,10 +119,10 @@ static bool elf_strings_terminated(Elf *elf)
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		GElf_Shdr shdr;
-		Elf_Scn *scn = elf_section(elf, names[i], &shdr);
+		Elf_Scn *scn;
 		Elf_Data *d;
 
-		if (!scn || shdr.sh_type == SHT_NOBITS)
+		if (elf_scn__find(elf, names[i], &scn, &shdr) || shdr.sh_type == SHT_NOBITS)
 			continue;
 		/* Check what libdw will read: the decompressed strings. */
 		if ((shdr.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
@@ -187,8 +165,10 @@ static void dwarf_loader__find_mapped_info(struct dwarf_loader *l)
 	size_t raw_size;
 	char *raw = elf_rawfile(l->elf, &raw_size);
 	GElf_Shdr shdr;
-	Elf_Scn *scn = raw ? elf_section(l->elf, ".debug_info", &shdr) : NULL;
-	Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
+	Elf_Scn *scn;
+	Elf_Data *d = raw && !elf_scn__find(l->elf, ".debug_info", &scn, &shdr) ?
+			      elf_getdata(scn, NULL) :
+			      NULL;
 
 	if (d && (char *)d->d_buf >= raw && (char *)d->d_buf + d->d_size <= raw + raw_size &&
 	    (char *)d->d_buf == raw + shdr.sh_offset) {
@@ -268,9 +248,10 @@ static bool dwarf_section(Dwarf *dwarf, const char *name, const unsigned char **
 	GElf_Shdr shdr;
 
 	snprintf(scn_name, sizeof(scn_name), ".debug_%s", name);
-	if (elf && !(scn = elf_section(elf, scn_name, &shdr))) {
+	if (elf && elf_scn__find(elf, scn_name, &scn, &shdr)) {
 		snprintf(scn_name, sizeof(scn_name), ".zdebug_%s", name);
-		scn = elf_section(elf, scn_name, &shdr);
+		if (elf_scn__find(elf, scn_name, &scn, &shdr))
+			scn = NULL;
 	}
 	data = scn ? elf_getdata(scn, NULL) : NULL;
 	if (!data || !data->d_buf)
