@@ -16,6 +16,7 @@
 #include "btf_base.h"
 #include "lib/btf_types.h"
 #include "lib/elf_scn.h"
+#include "lib/elfutils.h"
 #include "lib/str_set.h"
 
 #define SIEVE_BITS 16
@@ -200,12 +201,11 @@ static int btf_base__elf_btf(struct btf_base *b, const void **data, size_t *size
 	elf_version(EV_CURRENT);
 	errno = 0;
 	b->elf = elf_memory(b->map, b->map_size);
-	/* libelf fails alike for a bad file and for no memory: errno tells. */
 	if (!b->elf || elf_kind(b->elf) != ELF_K_ELF)
-		return errno == ENOMEM ? -ENOMEM : -EINVAL;
+		return elfutils__err(-EINVAL);
 	err = elf_scn__find(b->elf, ".BTF", &scn, &shdr);
 	if (err)
-		return err == -EINVAL && errno == ENOMEM ? -ENOMEM : err;
+		return err == -EINVAL ? elfutils__err(err) : err;
 	d = elf_rawdata(scn, NULL);
 	if (!d || !d->d_buf)
 		return -EINVAL;

@@ -15,6 +15,7 @@
 #include <linux/btf.h>
 
 #include "btf_encoder_priv.h"
+#include "lib/elfutils.h"
 
 void btf_encoder__attrs(struct btf_encoder *e, Dwarf_Die *die, struct die_attrs *a)
 {
@@ -35,8 +36,7 @@ int btf_encoder__sibling(struct btf_encoder *e, Dwarf_Die *die)
 
 int btf_encoder__corrupt(struct btf_encoder *e, uint64_t off, const char *what)
 {
-	/* libdw's calls fail alike for a bad DIE and for no memory: errno tells. */
-	int err = errno == ENOMEM ? -ENOMEM : -EBADMSG;
+	int err = elfutils__err(-EBADMSG);
 
 	if (!e->cu.err)
 		e->cu.err = err;

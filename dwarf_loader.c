@@ -35,6 +35,7 @@
 
 #include "dwarf_loader.h"
 #include "lib/elf_scn.h"
+#include "lib/elfutils.h"
 
 struct dwarf_loader {
 	int fd;
@@ -177,18 +178,11 @@ static void dwarf_loader__find_mapped_info(struct dwarf_loader *l)
 	}
 }
 
-/*
- * libelf, libdwfl and libdw fail alike when they run out of memory and when
- * the file is bad; their headers publish no error codes, but what malloc and
- * mmap left in errno (cleared before the calls) tells memory apart.
- */
+/* Opening failed with @err, @what in words, unless memory ran out (lib/elfutils.h). */
 static int open_failed(int err, const char *what, const char **cause)
 {
-	if (errno == ENOMEM) {
-		*cause = "out of memory";
-		return -ENOMEM;
-	}
-	*cause = what;
+	err = elfutils__err(err);
+	*cause = err == -ENOMEM ? "out of memory" : what;
 	return err;
 }
 
@@ -209,12 +203,8 @@ static int dwarf_loader__open_elf(struct dwarf_loader *l, const char *path, uint
 		return open_failed(-ENOEXEC,
 				   "corrupt DWARF: a string section does not end its last string",
 				   cause);
-	if (!elf_has_debug_info(l->elf, &l->info_sec_size)) {
-		if (errno == ENOMEM)
-			return open_failed(-ENOMEM, NULL, cause);
-		*cause = "no DWARF (.debug_info) in the file";
-		return -ENODATA;
-	}
+	if (!elf_has_debug_info(l->elf, &l->info_sec_size))
+		return open_failed(-ENODATA, "no DWARF (.debug_info) in the file", cause);
 	if (ehdr.e_type == ET_REL) {
 		int err = dwarf_loader__open_relocated(l, path);
 
@@ -622,7 +612,7 @@ static bool cu_queue__take(struct cu_queue *q, struct dwarf_chunk *chunk)
 		if (rc != 0) {
 			/* 1 is the end; -1 a unit header libdw cannot read (or no memory). */
 			if (rc < 0)
-				q->err = errno == ENOMEM ? -ENOMEM : -EBADMSG;
+				q->err = elfutils__err(-EBADMSG);
 			q->done = true;
 			break;
 		}

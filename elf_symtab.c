@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "elf_symtab.h"
+#include "lib/elfutils.h"
 
 struct elf_symtab {
 	struct elf_sym *syms;
@@ -114,9 +115,8 @@ int elf_symtab__new(Elf *elf, struct elf_symtab **out)
 	if (!err && !symtab_scn)
 		err = -ENOENT;
 	err = err ?: elf_symtab__read_syms(st, elf, symtab_scn, xndx_scn);
-	/* libelf fails alike for a bad section and for no memory: errno tells. */
-	if (err == -EINVAL && errno == ENOMEM)
-		err = -ENOMEM;
+	if (err == -EINVAL)
+		err = elfutils__err(err);
 	if (err) {
 		elf_symtab__delete(st);
 		return err;
