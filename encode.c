@@ -37,7 +37,6 @@ struct encode_result {
 
 /* What one input brings while it is encoded: what encode__file() opened. */
 struct encode_input {
-	const char *path;
 	struct dwarf_loader *loader;
 	struct elf_symtab *symtab; /* NULL: no .symtab */
 	pthread_mutex_t libdw_lock;
@@ -71,10 +70,8 @@ static int encode_input__open(struct encode_input *ei, const char *path,
 	const char *cause;
 	int err;
 
-	ei->path = path;
 	ei->in.conf = conf;
 	ei->in.libdw_lock = &ei->libdw_lock;
-	pthread_mutex_init(&ei->libdw_lock, NULL);
 	err = dwarf_loader__open(path, &ei->loader, &cause);
 	if (err) {
 		fprintf(stderr, "pahole: %s: %s%s\n", path, cause,
@@ -107,10 +104,11 @@ static void encode_input__close(struct encode_input *ei)
 {
 	double start = clock__now();
 
+	if (!ei->loader)
+		return;
 	elf_functions__delete(ei->in.functions);
 	elf_symtab__delete(ei->symtab);
 	dwarf_loader__close(ei->loader);
-	pthread_mutex_destroy(&ei->libdw_lock);
 	if (ei->in.conf->verbose)
 		fprintf(stderr, "pahole: closing the DWARF: %.3f s\n", clock__now() - start);
 }
@@ -317,6 +315,7 @@ int encode__file(const char *path, const struct btf_encoder_conf *conf, struct e
 	if (!r)
 		return say(path, -ENOMEM, strerror(ENOMEM));
 	r->conf = conf;
+	pthread_mutex_init(&ei.libdw_lock, NULL);
 	err = encode_input__open(&ei, path, conf);
 	if (!err) {
 		err = encode_input__encode(&ei, &r->enc);
@@ -325,10 +324,8 @@ int encode__file(const char *path, const struct btf_encoder_conf *conf, struct e
 				encode_error(&ei, err, buf, sizeof(buf)));
 	}
 	r->big_endian = ei.in.big_endian;
-	if (ei.loader)
-		encode_input__close(&ei);
-	else
-		pthread_mutex_destroy(&ei.libdw_lock);
+	encode_input__close(&ei);
+	pthread_mutex_destroy(&ei.libdw_lock);
 	/* As pahole v1.31: DWARF without a single type gives no BTF at all. */
 	if (!err && !conf->base && btf__type_cnt(r->enc.btf) == 1) {
 		fprintf(stderr, "pahole: %s: warning: no types in the DWARF, nothing written\n",

@@ -312,27 +312,32 @@ static void case_enum(void)
 	btf__free(mod);
 }
 
+/*
+ * What the base and the module of case_anon() share, IDs 1 to 5: an int, an
+ * anonymous struct, an array, a prototype (its ID returned) and FUNC f.
+ */
+static int add_anon_types(struct btf *btf, int *s)
+{
+	int i = btf__add_int(btf, "int", 4, BTF_INT_SIGNED), a, p;
+
+	*s = btf__add_struct(btf, NULL, 4);
+	btf__add_field(btf, "x", i, 0, 0);
+	a = btf__add_array(btf, i, i, 3);
+	p = btf__add_func_proto(btf, i);
+	btf__add_func_param(btf, "v", a);
+	btf__add_func(btf, "f", BTF_FUNC_GLOBAL, p);
+	return p;
+}
+
 /* Anonymous structs, arrays, prototypes, tags, variables: equal to the base's or not. */
 static void case_anon(void)
 {
 	struct btf *base = btf__new_empty(), *mod = btf__new_empty(), *ours;
-	int i, s, a, p;
+	int s, p;
 
-	i = btf__add_int(base, "int", 4, BTF_INT_SIGNED);
-	s = btf__add_struct(base, NULL, 4);
-	btf__add_field(base, "x", i, 0, 0);
-	a = btf__add_array(base, i, i, 3);
-	p = btf__add_func_proto(base, i);
-	btf__add_func_param(base, "v", a);
-	btf__add_func(base, "f", BTF_FUNC_GLOBAL, p);
+	add_anon_types(base, &s);
 	btf__add_type_tag(base, "user", s);
-	i = btf__add_int(mod, "int", 4, BTF_INT_SIGNED);
-	s = btf__add_struct(mod, NULL, 4);
-	btf__add_field(mod, "x", i, 0, 0);
-	a = btf__add_array(mod, i, i, 3);
-	p = btf__add_func_proto(mod, i);
-	btf__add_func_param(mod, "v", a);
-	btf__add_func(mod, "f", BTF_FUNC_GLOBAL, p); /* the base's */
+	p = add_anon_types(mod, &s); /* f is the base's */
 	btf__add_func(mod, "g", BTF_FUNC_STATIC, p); /* new */
 	btf__add_decl_tag(mod, "tag", 6, -1);
 	btf__add_type_tag(mod, "user", s);
