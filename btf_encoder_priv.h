@@ -30,7 +30,7 @@
  *                         added, resolved once the CU is walked;
  *   btf_encoder_tags.c    decl tags: recorded per CU, owned, added;
  *   btf_encoder_match.c   two function states compared, for both merges;
- *   btf_encoder_walk.c    the CU's DIEs read, its per-CU state, corruption.
+ *   btf_encoder_walk.c    the per-CU state, corruption, the CU's function at a DIE.
  *
  * Every btf_encoder__*() takes the encoder of the calling worker and touches
  * nothing another worker does, but for the claiming of elf_function nodes,
@@ -39,6 +39,7 @@
  */
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include <elfutils/libdw.h>
 
 #include "btf_encoder.h"
@@ -229,13 +230,30 @@ static inline uint32_t btf_encoder__die_off(const struct btf_encoder *e, Dwarf_D
 	return e->in->merged_cus ? dwarf_dieoffset(die) : dwarf_cuoffset(die);
 }
 
-/* ---- btf_encoder_walk.c: reading the CU ---- */
+/* ---- btf_encoder_walk.c: the CU ---- */
 
-/* die_attrs__read() of a DIE of the current CU, by die_reader's plans. */
-void btf_encoder__attrs(struct btf_encoder *e, Dwarf_Die *die, struct die_attrs *a);
-/* die_reader__child() and die_reader__sibling() in the current CU. */
-int btf_encoder__child(struct btf_encoder *e, Dwarf_Die *die, Dwarf_Die *child);
-int btf_encoder__sibling(struct btf_encoder *e, Dwarf_Die *die);
+/*
+ * Reading a DIE of the current CU through its die_reader: its attributes
+ * (by die_reader's plans), its first child, its next sibling.  Inline: the
+ * walk calls them for each of a kernel's 14 million DIEs.
+ */
+static inline void btf_encoder__attrs(struct btf_encoder *e, Dwarf_Die *die, struct die_attrs *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->refs = e->cu.ref_ctx;
+	die_reader__getattrs(&e->cu.reader, die, die_attrs__collect, a);
+}
+
+static inline int btf_encoder__child(struct btf_encoder *e, Dwarf_Die *die, Dwarf_Die *child)
+{
+	return die_reader__child(&e->cu.reader, die, child);
+}
+
+static inline int btf_encoder__sibling(struct btf_encoder *e, Dwarf_Die *die)
+{
+	return die_reader__sibling(&e->cu.reader, die);
+}
+
 /*
  * Notes that the CU's DWARF is corrupt at .debug_info offset @off, @what
  * being wrong there (btf_encoder__corrupt_at()): -EBADMSG, or -ENOMEM when

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The bottom of the encoder: reading the current CU's DIEs (attributes,
- * children, siblings, through the encoder's die_reader), its per-CU state
- * (reset when a CU begins, freed with the encoder), and what makes the CU
- * corrupt and where.  It calls no other file of the encoder.
+ * The bottom of the encoder: the per-CU state (reset when a CU begins,
+ * freed with the encoder), what makes the CU corrupt and where, and the
+ * CU's function at a DIE.  (Reading the CU's DIEs is inline, in
+ * btf_encoder_priv.h.)  It calls no other file of the encoder.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,23 +16,6 @@
 
 #include "btf_encoder_priv.h"
 #include "lib/elfutils.h"
-
-void btf_encoder__attrs(struct btf_encoder *e, Dwarf_Die *die, struct die_attrs *a)
-{
-	memset(a, 0, sizeof(*a));
-	a->refs = e->cu.ref_ctx;
-	die_reader__getattrs(&e->cu.reader, die, die_attrs__collect, a);
-}
-
-int btf_encoder__child(struct btf_encoder *e, Dwarf_Die *die, Dwarf_Die *child)
-{
-	return die_reader__child(&e->cu.reader, die, child);
-}
-
-int btf_encoder__sibling(struct btf_encoder *e, Dwarf_Die *die)
-{
-	return die_reader__sibling(&e->cu.reader, die);
-}
 
 int btf_encoder__corrupt(struct btf_encoder *e, uint64_t off, const char *what)
 {
