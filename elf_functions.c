@@ -6,6 +6,7 @@
 
 #include "elf_functions.h"
 #include "elf_symtab.h"
+#include "lib/str_set.h"
 
 struct elf_functions {
 	struct elf_functions_entry *entries; /* sorted by name */
@@ -37,13 +38,10 @@ static int func_sym__cmp(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
-static uint32_t name_hash(const char *s)
+/* The index's hash of @name: the string hash the project has (lib/str_set.h). */
+static uint32_t name_hash(const char *name)
 {
-	uint32_t h = 2166136261u;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h;
+	return str_set__hash(name, strlen(name));
 }
 
 /*
