@@ -8,17 +8,12 @@
  * dwarves' pahole (pahole_fallback.h).
  */
 #include <argp.h>
-#include <assert.h>
 #include <errno.h>
-#include <error.h>
-#include <limits.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <malloc.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <bpf/libbpf.h>
@@ -26,8 +21,8 @@
 
 #include "btf_base.h"
 #include "btf_encoder.h"
-#include "btf_writer.h"
 #include "encode.h"
+#include "pahole_exit.h"
 #include "pahole_fallback.h"
 
 #define PAHOLE_VERSION "v1.31"
@@ -362,97 +357,6 @@ static void args__conf(const struct args *a, struct btf_encoder_conf *conf)
 	conf->features = a->features;
 }
 
-/*
- * What to say when SIGINT or SIGTERM stops us: set once before the handler
- * is installed, read only by it (a handler can be given no object).
- */
-static char interrupted_msg[PATH_MAX + 64];
-
-static void on_signal(int sig)
-{
-	ssize_t n;
-
-	(void)sig;
-	btf_writer__cleanup();
-	n = write(STDERR_FILENO, interrupted_msg, strlen(interrupted_msg));
-	(void)n;
-	_exit(EXIT_FAILURE);
-}
-
-/*
- * An abort() in a library: libdw asserts where an allocation it needed
- * failed (and glibc, out of memory itself, can only say "Unexpected
- * error.").  No output exists yet to leave behind; say in one line whether
- * memory is what ran out (a page cannot be mapped), exit 1, not by the signal.
- */
-static char aborted_msg[2][PATH_MAX + 96];
-
-static void on_abort(int sig)
-{
-	void *page =
-		mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	const char *msg = aborted_msg[page != MAP_FAILED];
-	ssize_t n;
-
-	(void)sig;
-	btf_writer__cleanup();
-	n = write(STDERR_FILENO, msg, strlen(msg));
-	(void)n;
-	_exit(EXIT_FAILURE);
-}
-
-/*
- * An assert() that fails in a library (libdw asserts where an allocation it
- * needed failed): glibc would print a line of its own ("Unexpected error."
- * when it has no memory to format one) and abort.  assert.h declares this
- * as what assert() calls, and the program's definition stands for glibc's
- * in every library: one line of ours, then abort() as before, which
- * on_abort() ends quietly.  (The fuzzer, which does not link this file,
- * keeps glibc's, to see the abort.)
- */
-void __assert_fail(const char *assertion, const char *file, unsigned int line, const char *function)
-{
-	(void)assertion, (void)file, (void)line, (void)function;
-	abort();
-}
-
-/*
- * What libdw and libdwfl print before they exit where they run out of memory
- * (glibc's error(), e.g. "libdw: Cannot allocate memory") goes after the
- * input's name, as every line of ours, not the program's path.  Set before
- * any library call, like the signal state: read-only after.
- */
-static char error_prefix[PATH_MAX + 16];
-
-static void print_error_prefix(void)
-{
-	fflush(stdout);
-	fputs(error_prefix, stderr);
-}
-
-static void catch_signals(const char *input)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	snprintf(interrupted_msg, sizeof(interrupted_msg),
-		 "pahole: %s: interrupted by a signal, nothing written\n", input);
-	snprintf(error_prefix, sizeof(error_prefix), "pahole: %s: ", input);
-	snprintf(aborted_msg[0], sizeof(aborted_msg[0]),
-		 "pahole: %s: out of memory (a library it runs on gave up), nothing written\n",
-		 input);
-	snprintf(aborted_msg[1], sizeof(aborted_msg[1]),
-		 "pahole: %s: a library it runs on aborted (SIGABRT), nothing written\n", input);
-	error_print_progname = print_error_prefix;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sa.sa_handler = on_abort;
-	sigaction(SIGABRT, &sa, NULL);
-	/* Past a file size limit, write() fails with EFBIG: said, as any write error. */
-	signal(SIGXFSZ, SIG_IGN);
-}
-
 static int silent_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	(void)level, (void)fmt, (void)ap;
@@ -486,7 +390,7 @@ int main(int argc, char *argv[])
 		return EXIT_FAILURE;
 	args__conf(&args, &conf);
 	libbpf_set_print(conf.verbose ? verbose_libbpf_print : silent_libbpf_print);
-	catch_signals(args.input);
+	pahole_exit__catch(args.input);
 	/*
 	 * With one worker, it and the main thread share glibc's main arena: a
 	 * worker thread would get an arena of its own, and what the main thread

@@ -5,7 +5,11 @@
 #      its base), at -j1 and -j2, detached and in place: each run either
 #      succeeds with the bytes of the unlimited run, or exits 1 with one line
 #      that names the file and says memory ran out, writes nothing, leaves
-#      its input as it was and no temporary file;
+#      its input as it was and no temporary file (vmlinux at -j8 too);
+#   1b. the band of limits where the workers run out of memory at nearly
+#      the same time, each run twice at -j2 and -j8, quiet and beside a busy
+#      loop per core: one line whichever thread fails first (a libdw error()
+#      and an assert in another thread once made two);
 #   2. a file-size limit (ulimit -f) in place: exit 1, "cannot write BTF:
 #      File too large", the input as it was (not killed by SIGXFSZ); a limit
 #      above what is written passes;
@@ -22,7 +26,7 @@ VM=$CORPUS/vmlinux-6.1.0-57-cloud-amd64
 MOD=$CORPUS/modules/nf_conntrack.ko
 BASE=$CORPUS/reference/vmlinux.default.btf
 # The address-space limits (MB), the last one enough for every run.
-LIMITS="30 45 65 90 130 180 250 350 450 550 650 750 900 1100 1400"
+LIMITS="30 45 65 90 130 180 250 350 450 550 650 750 900 1100 1400 1700"
 
 # The unlimited runs, to compare with.
 "$PAHOLE" -J -j2 --btf_features=default --btf_encode_detached="$TMP/vm.btf" "$VM" ||
@@ -98,13 +102,17 @@ for mb in $LIMITS; do
 		judge "module $j, $mb MB, in place" $? "$TMP/in/mod.ko" "$TMP/in/mod.ko" "$MOD_INPLACE"
 	done
 done
-was=$(sha256sum < "$VM")
+VM_ORIG_SHA=$(sha256sum < "$VM")
+was=$VM_ORIG_SHA
+declare -A PASSED
 for mb in $LIMITS; do
-	for j in -j1 -j2; do
+	for j in -j1 -j2 -j8; do
 		rm -f "$TMP/out.btf"
 		run_limited $((mb * 1024)) -J $j --btf_features=default \
 			--btf_encode_detached="$TMP/out.btf" "$VM"
-		judge "vmlinux $j, $mb MB, detached" $? "$VM" "$TMP/out.btf" "$TMP/vm.btf"
+		rc=$?
+		judge "vmlinux $j, $mb MB, detached" $rc "$VM" "$TMP/out.btf" "$TMP/vm.btf"
+		PASSED[$j,$mb]=$((rc == 0))
 	done
 done
 # In place: the corpus vmlinux has a loaded .BTF (which is refused in place),
@@ -127,6 +135,72 @@ for mb in 130 350 550 900 1400; do
 	else
 		judge "vmlinux -j2, $mb MB, in place" $rc "$TMP/in/vmlinux" "$TMP/in/vmlinux" none
 	fi
+done
+
+echo "== 1b. the threads racing to fail, around the limit"
+# Where the limit is near what a run needs, the workers run out of memory
+# at nearly the same time, one in our code, one in libdw's error() or an
+# assert: which fails first depends on timing, so each limit of that band
+# (from the failing one below the smallest that passes up to the largest
+# that fails, and the midpoints between) is run twice at -j2 and -j8,
+# quiet and beside a busy loop per core.  Each run is judged as in part 1.
+HOGS=()
+hog_start()
+{
+	local i
+	for ((i = 0; i < $(nproc); i++)); do
+		(while :; do :; done) &
+		HOGS+=($!)
+	done
+}
+hog_stop()
+{
+	[ ${#HOGS[@]} -eq 0 ] && return
+	kill "${HOGS[@]}" 2> /dev/null
+	wait "${HOGS[@]}" 2> /dev/null
+	HOGS=()
+}
+# shellcheck disable=SC2064
+trap "hog_stop; rm -rf '$TMP'" EXIT
+# band J: the limits (MB) around the one that lets -J pass, as part 1 found them.
+band()
+{
+	local j=$1 mb prev="" lo="" hi="" pass_min="" out=""
+	for mb in $LIMITS; do
+		if [ "${PASSED[$j,$mb]}" = 1 ]; then
+			[ -z "$pass_min" ] && pass_min=$mb && lo=${prev:-$mb}
+		else
+			hi=$mb
+		fi
+		prev=$mb
+	done
+	[ -z "$hi" ] || [ "$hi" -lt "$pass_min" ] && hi=$pass_min
+	prev=""
+	for mb in $LIMITS; do
+		if [ "$mb" -ge "$lo" ] && [ "$mb" -le "$hi" ]; then
+			[ -n "$prev" ] && out+=" $(((prev + mb) / 2))"
+			out+=" $mb"
+			prev=$mb
+		fi
+	done
+	echo "$out"
+}
+for j in -j2 -j8; do
+	limits=$(band $j)
+	[ -n "$limits" ] || die "$j: no limit of part 1 passed"
+	echo "$j: the band $limits MB"
+	for mb in $limits; do
+		for load in quiet busy; do
+			[ $load = busy ] && hog_start
+			rm -f "$TMP/out.btf"
+			was=$VM_ORIG_SHA
+			run_limited $((mb * 1024)) -J $j --btf_features=default \
+				--btf_encode_detached="$TMP/out.btf" "$VM"
+			judge "race: vmlinux $j, $mb MB, $load, detached" $? "$VM" "$TMP/out.btf" \
+				"$TMP/vm.btf"
+			hog_stop
+		done
+	done
 done
 
 echo "== 2. file-size limits, in place"
