@@ -499,15 +499,22 @@ out:
 	return err;
 }
 
-/* Multi-dimensional arrays are flattened into one, as upstream pahole does. */
-static int btf_encoder__encode_array(struct btf_encoder *e, Dwarf_Die *die)
+/* A dimension's element count: 0 where DWARF knows none (a VLA, a flexible array). */
+static uint64_t subrange_count(const struct die_attrs *r)
+{
+	return r->has_count ? r->count : r->has_upper_bound ? r->upper_bound + 1 : 0;
+}
+
+/*
+ * v1.31 flattens a multi-dimensional array into one ARRAY of all the
+ * elements (0 when one dimension is unknown, or the product is past 32 bits).
+ */
+static int btf_encoder__encode_flat_array(struct btf_encoder *e, Dwarf_Die *die,
+					  const struct die_attrs *a)
 {
 	uint64_t nelems = 1;
-	struct die_attrs a;
 	Dwarf_Die child;
-	int err;
 
-	btf_encoder__attrs(e, die, &a);
 	if (btf_encoder__child(e, die, &child) == 0) {
 		do {
 			struct die_attrs r;
@@ -515,15 +522,82 @@ static int btf_encoder__encode_array(struct btf_encoder *e, Dwarf_Die *die)
 			if (dwarf_tag(&child) != DW_TAG_subrange_type)
 				continue;
 			btf_encoder__attrs(e, &child, &r);
-			nelems *= r.has_count ? r.count : r.has_upper_bound ? r.upper_bound + 1 : 0;
+			nelems *= subrange_count(&r);
 		} while (btf_encoder__sibling(e, &child) == 0);
 	}
 	if (nelems > UINT32_MAX)
 		nelems = 0;
-	e->cu.indexed = true;
 	/* btf_type__visit_ids() meets the element type first, then the index type. */
-	err = btf_encoder__ref(e, a.type) ?: btf_encoder__ref(e, REF_INDEX);
-	return err ?: btf_encoder__added(e, die, btf__add_array(e->btf, 0, 0, nelems));
+	return btf_encoder__ref(e, a->type)	      ?:
+		       btf_encoder__ref(e, REF_INDEX) ?:
+		       btf_encoder__added(e, die, btf__add_array(e->btf, 0, 0, nelems));
+}
+
+/* Twice the room for @counts, which is @few (on the stack) or on the heap; NULL for none. */
+static uint64_t *btf_encoder__grow_counts(uint64_t *counts, uint64_t *few, uint32_t *size)
+{
+	uint64_t *bigger = realloc(counts == few ? NULL : counts, 2 * *size * sizeof(*counts));
+
+	if (!bigger) {
+		if (counts != few)
+			free(counts);
+		return NULL;
+	}
+	if (counts == few)
+		memcpy(bigger, few, *size * sizeof(*counts));
+	*size *= 2;
+	return bigger;
+}
+
+/*
+ * BTF_RULE_NESTED_ARRAYS: one ARRAY per subrange of the DIE, the innermost
+ * (the last subrange, whose elements are the DIE's type) added first, each
+ * outer one of the one inside it; the DIE stands for the outermost.  A
+ * dimension keeps its own count, 0 where unknown; a DIE without subranges
+ * is one ARRAY of 0.
+ */
+static int btf_encoder__encode_nested_array(struct btf_encoder *e, Dwarf_Die *die,
+					    const struct die_attrs *a)
+{
+	uint64_t few[16], *counts = few;
+	uint32_t nr = 0, size = 16, elem = a->type;
+	Dwarf_Die child;
+	int id = 0, err = 0;
+
+	if (btf_encoder__child(e, die, &child) == 0) {
+		do {
+			struct die_attrs r;
+
+			if (dwarf_tag(&child) != DW_TAG_subrange_type)
+				continue;
+			if (nr == size && !(counts = btf_encoder__grow_counts(counts, few, &size)))
+				return -ENOMEM;
+			btf_encoder__attrs(e, &child, &r);
+			counts[nr++] = subrange_count(&r);
+		} while (btf_encoder__sibling(e, &child) == 0);
+	}
+	if (!nr)
+		counts[nr++] = 0;
+	while (nr-- && !err) {
+		err = btf_encoder__ref(e, elem) ?: btf_encoder__ref(e, REF_INDEX);
+		id = err ?: btf__add_array(e->btf, 0, 0, counts[nr] > UINT32_MAX ? 0 : counts[nr]);
+		err = id < 0 ? id : err;
+		elem = id;
+	}
+	if (counts != few)
+		free(counts);
+	return err ?: btf_encoder__added(e, die, id);
+}
+
+static int btf_encoder__encode_array(struct btf_encoder *e, Dwarf_Die *die)
+{
+	struct die_attrs a;
+
+	btf_encoder__attrs(e, die, &a);
+	e->cu.indexed = true;
+	if (btf_encoder_conf__follows(e->in->conf, BTF_RULE_NESTED_ARRAYS))
+		return btf_encoder__encode_nested_array(e, die, &a);
+	return btf_encoder__encode_flat_array(e, die, &a);
 }
 
 /*

@@ -42,6 +42,7 @@
 #include <stdint.h>
 #include <elfutils/libdw.h>
 
+#include "btf_release.h"
 #include "func_params.h"
 
 struct btf;
@@ -90,6 +91,8 @@ enum btf_feature {
  * anything is read; read-only after, by every thread.
  */
 struct btf_encoder_conf {
+	/* The upstream release whose BTF we write (btf_release.h); never NULL. */
+	const struct btf_release *release;
 	unsigned int features; /* BTF_FEAT() bits */
 	int verbose;
 	unsigned int jobs;
@@ -143,6 +146,13 @@ struct btf_encoder_input {
 static inline bool btf_encoder_conf__has(const struct btf_encoder_conf *conf, enum btf_feature f)
 {
 	return conf->features & (1u << f);
+}
+
+/* Whether the release we write follows @rule. */
+static inline bool btf_encoder_conf__follows(const struct btf_encoder_conf *conf,
+					     enum btf_rule rule)
+{
+	return btf_release__has(conf->release, rule);
 }
 
 /* ---- what an encoder knows of a function (the elf_function nodes hold it) ---- */

@@ -276,22 +276,30 @@ static bool sig_skips_optimized(const struct sig_seen *v, int mode)
 	       (v->s->changed || v->optimized_sym);
 }
 
-/* The sighting a name of several is encoded from. */
-static const struct sig_seen *sig_canonical(const struct sig_seen *v, size_t n, int mode)
+/*
+ * The sighting a name of several is encoded from: the first at a symbol's
+ * address not left out for optimized parameters, else the first at a
+ * symbol's address; else, in v1.32 (@v132), the first with an address at
+ * all (a weak definition rather than a strong one whose code is in ranges,
+ * which has no low_pc), else the first.
+ */
+static const struct sig_seen *sig_canonical(const struct sig_seen *v, size_t n, int mode, bool v132)
 {
-	const struct sig_seen *first = NULL;
+	const struct sig_seen *first = NULL, *addressed = NULL;
 	size_t i;
 
 	if (n == 1)
 		return v;
 	for (i = 0; i < n; i++) {
+		if (!addressed && v[i].s->addr)
+			addressed = &v[i];
 		if (!v[i].at_sym)
 			continue;
 		if (!sig_skips_optimized(&v[i], mode))
 			return &v[i];
 		first = first ?: &v[i];
 	}
-	return first ?: v;
+	return first ?: v132 && addressed ? addressed : v;
 }
 
 /* Upstream's choice for @v[0..@n), in CU order, in @mode. */
@@ -322,7 +330,7 @@ static struct sig_choice sig_choose(const struct btf_encoder_conf *conf, const s
 		pick = v;
 	if (pick)
 		return (struct sig_choice){ pick->s, mode, pick->sym, false };
-	c = sig_canonical(v, n, mode);
+	c = sig_canonical(v, n, mode, btf_encoder_conf__follows(conf, BTF_RULE_FUNCS_V132));
 	if (unexpected || uncertain || reordered || sig_skips_optimized(c, mode) ||
 	    (inconsistent && btf_encoder_conf__has(conf, BTF_FEAT_CONSISTENT_FUNC)) ||
 	    entry->ambiguous_addr)
@@ -429,6 +437,34 @@ out:
 	return err;
 }
 
+/*
+ * v1.32's FUNC of a name (BTF_RULE_FUNCS_V132): the choice of its rules,
+ * true_signature's with that feature, as upstream makes it; or none.
+ */
+static int btf_encoders__add_v132(const struct btf_encoder_conf *conf, struct btf *btf,
+				  const struct elf_functions_entry *entry)
+{
+	int mode = btf_encoder_conf__has(conf, BTF_FEAT_TRUE_SIGNATURE) ? SIG_TRUE : SIG_DEFAULT;
+	struct sig_choice c;
+	struct btf_func_state s;
+	struct sig_seen *v;
+	size_t n;
+	int err;
+
+	err = sig_seen__gather(entry, &v, &n);
+	if (err || !n)
+		return err;
+	c = sig_choose(conf, btf, entry, v, n, mode);
+	if (c.s) {
+		s = sig_state(c.s, c.mode);
+		err = btf_encoders__add_func(btf, conf, entry, c.name, &s, c.as_kfunc);
+	} else if (conf->verbose) {
+		fprintf(stderr, "skipping function %s: left out by v1.32's rules\n", entry->name);
+	}
+	free(v);
+	return err;
+}
+
 /* ---- every name's states merged, its FUNC added ---- */
 
 int btf_encoders__add_saved_funcs(const struct btf_encoder_input *in, struct btf *btf)
@@ -443,6 +479,12 @@ int btf_encoders__add_saved_funcs(const struct btf_encoder_input *in, struct btf
 		const char *reason;
 		int err;
 
+		if (btf_encoder_conf__follows(conf, BTF_RULE_FUNCS_V132)) {
+			err = btf_encoders__add_v132(conf, btf, entry);
+			if (err)
+				return err;
+			continue;
+		}
 		best = elf_function__merge(btf, entry, &merged);
 		if (!best)
 			continue;

@@ -21,11 +21,11 @@
 
 #include "btf_base.h"
 #include "btf_encoder.h"
+#include "btf_release.h"
 #include "encode.h"
 #include "pahole_exit.h"
 #include "pahole_fallback.h"
 
-#define PAHOLE_VERSION "v1.31"
 #define MAX_JOBS 1024
 
 struct btf_feature_desc {
@@ -110,6 +110,7 @@ static const struct lang_name lang_names[] = {
 
 /* What the command line says, before it becomes a btf_encoder_conf. */
 struct args {
+	const struct btf_release *release;
 	const char *input;
 	const char *detached;
 	const char *btf_base;
@@ -143,6 +144,8 @@ enum {
 	OPT_LANG_EXCLUDE,
 	OPT_BTF_BASE,
 	OPT_VERSION,
+	OPT_NUMERIC_VERSION,
+	OPT_COMPAT,
 };
 
 static const struct argp_option options[] = {
@@ -172,7 +175,12 @@ static const struct argp_option options[] = {
 	  "Skip the CUs of these comma-separated languages (e.g. rust)", 0 },
 	{ "format_path", 'F', "FORMATS", 0, "Accepted for compatibility; DWARF is always read", 0 },
 	{ "verbose", 'V', NULL, 0, "Say more about what is left out and why", 0 },
-	{ "version", OPT_VERSION, NULL, 0, "Print the version (" PAHOLE_VERSION ")", 0 },
+	{ "version", OPT_VERSION, NULL, 0, "Print the version of the release we are (v1.32)", 0 },
+	{ "numeric_version", OPT_NUMERIC_VERSION, NULL, 0, "Print the version as a number (132)",
+	  0 },
+	{ "compat", OPT_COMPAT, "RELEASE", 0,
+	  "Be pahole RELEASE (v1.31 or v1.32): its BTF, its version; PAHOLE_COMPAT says it too",
+	  0 },
 	{ 0 },
 };
 
@@ -329,8 +337,19 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->verbose++;
 		break;
 	case OPT_VERSION:
-		printf("%s\n", PAHOLE_VERSION);
+		printf("%s\n", btf_release__name(a->release));
 		exit(0);
+	case OPT_NUMERIC_VERSION:
+		printf("%d\n", btf_release__numeric(a->release));
+		exit(0);
+	case OPT_COMPAT:
+		/* Read before the options (args__release()); argp takes abbreviations too. */
+		if (btf_release__find(arg) != a->release) {
+			fprintf(stderr, "pahole: --compat=%s: no such release (v1.31 or v1.32)\n",
+				arg);
+			exit(2);
+		}
+		break;
 	case ARGP_KEY_ARG:
 		if (a->input)
 			argp_failure(state, 64, 0, "only one FILE can be encoded at a time");
@@ -348,8 +367,36 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+/*
+ * The release we are, before any other option is read, as what "all" means
+ * and what --version prints depend on it: --compat (the last one) wins over
+ * PAHOLE_COMPAT, which kernel builds set as they pass pahole as a bare path;
+ * unset or empty, the default.  0, or 2 with one line for an unknown release.
+ */
+static int args__release(struct args *a, int argc, char *argv[])
+{
+	const char *name = getenv("PAHOLE_COMPAT"), *what = "PAHOLE_COMPAT";
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strncmp(argv[i], "--compat=", 9)) {
+			name = argv[i] + 9;
+			what = "--compat";
+		} else if (!strcmp(argv[i], "--compat") && i + 1 < argc) {
+			name = argv[++i];
+			what = "--compat";
+		}
+	}
+	a->release = name && *name ? btf_release__find(name) : btf_release__default();
+	if (a->release)
+		return 0;
+	fprintf(stderr, "pahole: %s=%s: no such release (v1.31 or v1.32)\n", what, name);
+	return 2;
+}
+
 static void args__conf(const struct args *a, struct btf_encoder_conf *conf)
 {
+	conf->release = a->release;
 	conf->verbose = a->verbose;
 	conf->jobs = a->jobs ?: 1;
 	conf->jobs_auto = a->jobs_auto;
@@ -386,6 +433,9 @@ int main(int argc, char *argv[])
 	/* Anything but encoding BTF is dwarves' pahole's (pahole_fallback.h). */
 	if (!pahole_fallback__ours(argc, argv))
 		return pahole_fallback__exec(argv);
+	err = args__release(&args, argc, argv);
+	if (err)
+		return err;
 	if (argp_parse(&argp, argc, argv, 0, NULL, &args) != 0)
 		return EXIT_FAILURE;
 	args__conf(&args, &conf);

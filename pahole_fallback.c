@@ -40,8 +40,13 @@ static bool long_is(const char *arg, const char *name)
  */
 static bool long_is_ours(const char *arg)
 {
-	static const char *const exact[] = { "btf_encode", "version", "supported_btf_features",
-					     "help", "usage" };
+	static const char *const exact[] = { "btf_encode",
+					     "version",
+					     "numeric_version",
+					     "devel_version",
+					     "supported_btf_features",
+					     "help",
+					     "usage" };
 	const char *detached = "btf_encode_detached";
 	size_t i, len = strcspn(arg + 2, "=");
 

@@ -22,7 +22,9 @@
 /*
  * Whether @argv asks for what this pahole does: encoding (-J, also in a
  * cluster of short options, --btf_encode, --btf_encode_detached), or
- * --version, --supported_btf_features, --help, --usage, -?.
+ * a version query (--version, --numeric_version, --devel_version: the
+ * release we are, PAHOLE_COMPAT or --compat, not the dwarves behind us),
+ * --supported_btf_features, --help, --usage, -?.
  */
 bool pahole_fallback__ours(int argc, char *argv[]);
 

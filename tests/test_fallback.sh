@@ -82,8 +82,35 @@ handed "a file named -J after --" -- -J
 handed "-V" -V -E -C 'struct with spaces' "an arg with spaces"
 handed "no argument at all"
 handed "--btf_encode_force? no: unknown to us, dwarves' to judge" --btf_encode_force_x vmlinux
-kept "--version" 0 --version
-[ "$(cat "$TMP/out")" = v1.31 ] && ok "--version: v1.31" || not_ok "--version: '$(cat "$TMP/out")'"
+# The version queries name the release we are (btf_release.h), in each mode,
+# never the dwarves behind us.
+# version_is DESC WANT ARGS...: ours answers ARGS with the one line WANT.
+version_is()
+{
+	local desc=$1 want=$2
+	shift 2
+	kept "$desc" 0 "$@"
+	[ "$(cat "$TMP/out")" = "$want" ] && ok "$desc: $want" || not_ok "$desc: '$(cat "$TMP/out")', want $want"
+}
+saved_compat=${PAHOLE_COMPAT-unset}
+unset PAHOLE_COMPAT
+version_is "--version" v1.32 --version
+version_is "--numeric_version" 132 --numeric_version
+version_is "--compat=v1.31 --version" v1.31 --compat=v1.31 --version
+version_is "--numeric_version --compat v1.31" 131 --numeric_version --compat v1.31
+export PAHOLE_COMPAT=v1.31
+version_is "PAHOLE_COMPAT=v1.31 --version" v1.31 --version
+version_is "PAHOLE_COMPAT=v1.31 --numeric_version" 131 --numeric_version
+version_is "PAHOLE_COMPAT=v1.31 --compat=v1.32 --version" v1.32 --compat=v1.32 --version
+PAHOLE_COMPAT= version_is "PAHOLE_COMPAT= --numeric_version" 132 --numeric_version
+PAHOLE_COMPAT=v1.30 kept "PAHOLE_COMPAT=v1.30" 2 --version
+[ "$(cat "$TMP/err")" = "pahole: PAHOLE_COMPAT=v1.30: no such release (v1.31 or v1.32)" ] &&
+	[ ! -s "$TMP/out" ] && ok "PAHOLE_COMPAT=v1.30: one line naming it" ||
+	not_ok "PAHOLE_COMPAT=v1.30: said '$(cat "$TMP/err")' '$(cat "$TMP/out")'"
+kept "--compat=1.31" 2 --compat=1.31 -J "$TMP/missing.o"
+[ "$(cat "$TMP/err")" = "pahole: --compat=1.31: no such release (v1.31 or v1.32)" ] &&
+	ok "--compat=1.31: one line naming it" || not_ok "--compat=1.31: said '$(cat "$TMP/err")'"
+[ "$saved_compat" = unset ] && unset PAHOLE_COMPAT || export PAHOLE_COMPAT=$saved_compat
 kept "--supported_btf_features" 0 --supported_btf_features
 kept "--help" 0 --help
 kept "--usage" 0 --usage

@@ -18,6 +18,7 @@
  * Two bytes of e_ident's padding, which libelf ignores, pick the variant, so
  * that the fuzzer can flip them and a reproducer carries its variant:
  *   e_ident[EI_PAD] (byte 9)      bit 0: -j2 (two workers) instead of -j1
+ *                                 bit 1: v1.31's rules (PAHOLE_COMPAT=v1.31)
  *   e_ident[EI_PAD + 1] (byte 10) bit 0: --btf_features=default,global_var
  *                                 bit 1: no --btf_features (pahole's older
  *                                        defaults); wins over bit 0
@@ -25,7 +26,8 @@
  *                                        (as --btf_base does for modules)
  *                                 bit 3: and true_signature (with
  *                                        --btf_features)
- * Zero bytes, as compilers write them, give -j1 --btf_features=default.
+ * Zero bytes, as compilers write them, give -j1 --btf_features=default in
+ * the default release's rules.
  *
  * Build (clang only):
  *	CC=clang cmake -B build-fuzz -DBUILD_FUZZER=ON && cmake --build build-fuzz
@@ -147,6 +149,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.features = BTF_FEATURES_UNLISTED,
 		.jobs = variant_jobs & 1 ? 2 : 1,
 		.lang_exclude = no_lang_exclude,
+		.release = variant_jobs & 2 ? btf_release__find("v1.31") : btf_release__default(),
 	};
 	struct encode_result *result;
 	const void *raw;
