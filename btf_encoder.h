@@ -43,6 +43,7 @@
 #include <elfutils/libdw.h>
 
 #include "btf_release.h"
+#include "dwarf_loader.h"
 #include "func_params.h"
 
 struct btf;
@@ -83,6 +84,8 @@ enum btf_feature {
 	(BTF_FEAT(ENCODE_FORCE) | BTF_FEAT(VAR) | BTF_FEAT(FLOAT) | BTF_FEAT(DECL_TAG) | \
 	 BTF_FEAT(TYPE_TAG) | BTF_FEAT(ENUM64) | BTF_FEAT(OPTIMIZED_FUNC) |              \
 	 BTF_FEAT(CONSISTENT_FUNC) | BTF_FEAT(DECL_TAG_KFUNCS))
+/* "all": every feature but distilled_base, which needs a base (v1.32). */
+#define BTF_FEATURES_ALL (((1u << BTF_FEAT__NR) - 1) & ~BTF_FEAT(DISTILLED_BASE))
 #define BTF_FEATURES_UNLISTED \
 	(BTF_FEAT(VAR) | BTF_FEAT(DECL_TAG) | BTF_FEAT(TYPE_TAG) | BTF_FEAT(ENUM64))
 
@@ -98,8 +101,8 @@ struct btf_encoder_conf {
 	unsigned int jobs;
 	/* -j without N: fewer workers than jobs for a small input (encode.c). */
 	bool jobs_auto;
-	/* DW_LANG_* values whose CUs are skipped; zero-terminated. */
-	const int *lang_exclude;
+	/* The CUs encoded (--lang, --lang_exclude, -X). */
+	struct dwarf_cu_filter cu_filter;
 	/* With --btf_base: the BTF that the output is split BTF on top of. */
 	struct btf_base *base;
 };
@@ -253,6 +256,10 @@ struct btf_encoded {
 	struct btf *btf;
 	void *raw;
 	uint32_t raw_size;
+	/* No CU gave a type (all left out, say): nothing to write. */
+	bool empty;
+	/* With -BTF_REFUSED_VAR_NAME: the name refused, cut at 128 bytes. */
+	char bad_name[129];
 };
 
 /*

@@ -360,8 +360,12 @@ int btf_encoder__finish_cu(struct btf_encoder *e);
 
 /* ---- btf_encoders_vars.c, btf_encoders_funcs.c: after the join ---- */
 
-/* Adds the VARs and DATASECs of all @nr encoders' variables to @btf. */
-int btf_encoders__add_vars(struct btf_encoder **encoders, unsigned int nr, struct btf *btf);
+/*
+ * Adds the VARs and DATASECs of all @nr encoders' variables to @btf; a name
+ * BTF does not take is -BTF_REFUSED_VAR_NAME, that name in @out->bad_name.
+ */
+int btf_encoders__add_vars(struct btf_encoder **encoders, unsigned int nr, struct btf *btf,
+			   struct btf_encoded *out);
 /* Adds the FUNCs of all encoders' saved function states to @btf. */
 int btf_encoders__add_saved_funcs(const struct btf_encoder_input *in, struct btf *btf);
 

@@ -78,7 +78,8 @@ static int btf_chunks__add(struct btf *btf, struct btf_chunk **chunks, size_t n)
 		if (c->first_id != 1 || c->nr_types != btf__type_cnt(c->btf) - 1)
 			return -EPROTO;
 		c->merged_id = btf__type_cnt(btf);
-		first = btf__add_btf(btf, c->btf);
+		/* libbpf 1.1 takes adding nothing for running out of memory. */
+		first = c->nr_types ? btf__add_btf(btf, c->btf) : 0;
 		if (first < 0)
 			return first;
 		btf__free(c->btf);
@@ -301,13 +302,16 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct b
 	struct btf_chunk **chunks;
 	struct btf *btf = NULL;
 	unsigned int nr_types, nr_out = 0;
-	size_t nr_chunks;
+	size_t nr_chunks, i;
 	int err;
 
 	*out = (struct btf_encoded){};
 	err = btf_encoders__chunks(encoders, nr, &chunks, &nr_chunks);
 	if (err)
 		return err;
+	out->empty = true;
+	for (i = 0; i < nr_chunks; i++)
+		out->empty &= !chunks[i]->nr_types;
 	if (!conf->base)
 		err = btf_chunks__concat(chunks, nr_chunks, &btf);
 	else
@@ -320,7 +324,7 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct b
 	if (!err && in->functions)
 		err = btf_encoders__add_saved_funcs(in, btf);
 	if (!err && in->symtab)
-		err = btf_encoders__add_vars(encoders, nr, btf);
+		err = btf_encoders__add_vars(encoders, nr, btf, out);
 	t_funcs = clock__now();
 	if (!err)
 		err = btf_encoders__dedup(in, btf, out, &nr_out);

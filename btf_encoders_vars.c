@@ -5,6 +5,7 @@
  * keeps, grouped in a DATASEC per ELF section in address order.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,7 +108,8 @@ static int var_refs__add_section(struct btf *btf, const struct var_ref *refs, si
 	return id < 0 ? id : 0;
 }
 
-int btf_encoders__add_vars(struct btf_encoder **encoders, unsigned int nr, struct btf *btf)
+int btf_encoders__add_vars(struct btf_encoder **encoders, unsigned int nr, struct btf *btf,
+			   struct btf_encoded *out)
 {
 	const struct btf_encoder_input *in = encoders[0]->in;
 	const struct btf_encoder_conf *conf = in->conf;
@@ -140,8 +142,16 @@ int btf_encoders__add_vars(struct btf_encoder **encoders, unsigned int nr, struc
 				continue;
 			/* Its name is checked before its type or size, as upstream does. */
 			if (!variable_name_valid(v->name)) {
-				if (btf_encoder_conf__has(conf, BTF_FEAT_ENCODE_FORCE))
+				/* Upstream's words: its tests grep them. */
+				if (btf_encoder_conf__has(conf, BTF_FEAT_ENCODE_FORCE)) {
+					if (conf->verbose)
+						fprintf(stderr,
+							"PAHOLE: Warning: Found invalid variable name "
+							"when encoding btf, ignored (sym: '%s').\n",
+							v->name);
 					continue;
+				}
+				snprintf(out->bad_name, sizeof(out->bad_name), "%s", v->name);
 				err = -BTF_REFUSED_VAR_NAME;
 				goto out;
 			}

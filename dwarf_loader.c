@@ -494,7 +494,7 @@ struct cu_queue {
 	bool done;
 	int err;
 	dwarf_chunk_fn fn;
-	const int *lang_exclude;
+	const struct dwarf_cu_filter *filter;
 	int verbose;
 };
 
@@ -504,12 +504,33 @@ struct worker {
 	pthread_t thread;
 };
 
-static bool lang_excluded(const int *lang_exclude, int lang)
+static bool lang_listed(const int *langs, int lang)
 {
-	for (; lang_exclude && *lang_exclude; lang_exclude++)
-		if (*lang_exclude == lang)
+	for (; langs && *langs; langs++)
+		if (*langs == lang)
 			return true;
 	return false;
+}
+
+/* Why @filter leaves out the CU of @cu_die, or NULL when it is encoded. */
+static const char *cu_filter__excludes(const struct dwarf_cu_filter *filter, Dwarf_Die *cu_die)
+{
+	const char *name;
+	int lang;
+
+	if (!filter)
+		return NULL;
+	lang = dwarf_srclang(cu_die);
+	if (lang_listed(filter->lang_exclude, lang))
+		return "language excluded";
+	if (filter->lang_include && *filter->lang_include &&
+	    !lang_listed(filter->lang_include, lang))
+		return "language not included";
+	name = dwarf_diename(cu_die);
+	if (filter->name_exclude &&
+	    (!name || !strncmp(name, filter->name_exclude, strlen(filter->name_exclude))))
+		return "name excluded";
+	return NULL;
 }
 
 /* The offset just past the unit whose DIE is @cu_die, or 0. */
@@ -630,11 +651,13 @@ static bool cu_queue__take(struct cu_queue *q, struct dwarf_chunk *chunk)
 		}
 		taken = true;
 		if (unit_type == DW_UT_compile || unit_type == DW_UT_partial) {
-			if (!lang_excluded(q->lang_exclude, dwarf_srclang(cu_die)))
+			const char *why = cu_filter__excludes(q->filter, cu_die);
+
+			if (!why)
 				chunk->cu_index[chunk->nr++] = index;
 			else if (q->verbose)
-				fprintf(stderr, "skipping CU %s: language excluded\n",
-					dwarf_diename(cu_die) ?: "?");
+				fprintf(stderr, "skipping CU %s: %s\n",
+					dwarf_diename(cu_die) ?: "?", why);
 		}
 		if (cu_queue__chunk_full(q, chunk, ++nr_units, bytes))
 			break;
@@ -679,14 +702,15 @@ static void *worker__run(void *arg)
 }
 
 int dwarf_loader__for_each_chunk(struct dwarf_loader *l, unsigned int nr_workers, dwarf_chunk_fn fn,
-				 void **worker_ctx, const int *lang_exclude, int verbose)
+				 void **worker_ctx, const struct dwarf_cu_filter *filter,
+				 int verbose)
 {
 	struct cu_queue q = {
 		.lock = PTHREAD_MUTEX_INITIALIZER,
 		.loader = l,
 		.dwarf = l->dwarf,
 		.fn = fn,
-		.lang_exclude = lang_exclude,
+		.filter = filter,
 		.verbose = verbose,
 	};
 	struct worker *workers;

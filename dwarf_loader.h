@@ -82,12 +82,22 @@ struct dwarf_chunk {
 typedef int (*dwarf_chunk_fn)(void *worker_ctx, const struct dwarf_chunk *chunk);
 
 /*
+ * Which CUs are encoded (--lang, --lang_exclude, -X): the others are left
+ * out of the chunks.  Read-only; any field may be NULL.
+ */
+struct dwarf_cu_filter {
+	const int *lang_exclude; /* DW_LANG_* values left out, zero-terminated */
+	const int *lang_include; /* non-empty: only these, zero-terminated */
+	const char *name_exclude; /* a CU whose name begins so, or without a name */
+};
+
+/*
  * Runs @nr_workers threads; worker i calls @fn with @worker_ctx[i] for each
- * chunk it takes from the shared queue, leaving out the CUs whose
- * DW_AT_language is in the zero-terminated @lang_exclude.
+ * chunk it takes from the shared queue, leaving out the CUs that @filter
+ * leaves out (same chunks whichever they are: see the chunk sizes above).
  */
 int dwarf_loader__for_each_chunk(struct dwarf_loader *loader, unsigned int nr_workers,
-				 dwarf_chunk_fn fn, void **worker_ctx, const int *lang_exclude,
-				 int verbose);
+				 dwarf_chunk_fn fn, void **worker_ctx,
+				 const struct dwarf_cu_filter *filter, int verbose);
 
 #endif /* _DWARF_LOADER_H_ */

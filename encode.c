@@ -203,7 +203,7 @@ static int encode_input__pass(struct encode_input *ei, struct btf_encoded *out)
 		err = btf_encoder__new(&ei->in, &encoders[i]);
 	if (!err)
 		err = dwarf_loader__for_each_chunk(ei->loader, nr, encode_chunk, (void **)encoders,
-						   ei->in.conf->lang_exclude, ei->in.conf->verbose);
+						   &ei->in.conf->cu_filter, ei->in.conf->verbose);
 	if (ei->in.conf->verbose)
 		fprintf(stderr, "pahole: encoding the CUs with %u workers: %.3f s\n", nr,
 			clock__now() - start);
@@ -275,7 +275,7 @@ static const char *encode_error(const struct encode_input *ei, int err, char *bu
 		       "which pahole v1.31 cannot read: it writes nothing";
 	case -BTF_REFUSED_VAR_NAME:
 		return "a variable's name is no BTF name (letters, digits, '_' or '.', at most 128), "
-		       "as pahole v1.31 refuses without --btf_features=encode_force";
+		       "as pahole v1.31 refuses without --btf_encode_force";
 	default:
 		return strerror(-err);
 	}
@@ -319,7 +319,13 @@ int encode__file(const char *path, const struct btf_encoder_conf *conf, struct e
 	err = encode_input__open(&ei, path, conf);
 	if (!err) {
 		err = encode_input__encode(&ei, &r->enc);
-		if (err)
+		if (err == -BTF_REFUSED_VAR_NAME)
+			/* In upstream's words, which its tests grep, and one line. */
+			fprintf(stderr,
+				"pahole: %s: encoding BTF failed: PAHOLE: Error: Found invalid "
+				"variable name when encoding btf (sym: '%s'): %s\n",
+				path, r->enc.bad_name, encode_error(&ei, err, buf, sizeof(buf)));
+		else if (err)
 			fprintf(stderr, "pahole: %s: encoding BTF failed: %s\n", path,
 				encode_error(&ei, err, buf, sizeof(buf)));
 	}
@@ -327,7 +333,7 @@ int encode__file(const char *path, const struct btf_encoder_conf *conf, struct e
 	encode_input__close(&ei);
 	pthread_mutex_destroy(&ei.libdw_lock);
 	/* As pahole v1.31: DWARF without a single type gives no BTF at all. */
-	if (!err && !conf->base && btf__type_cnt(r->enc.btf) == 1) {
+	if (!err && (r->enc.empty || (!conf->base && btf__type_cnt(r->enc.btf) == 1))) {
 		fprintf(stderr, "pahole: %s: warning: no types in the DWARF, nothing written\n",
 			path);
 		err = -ENODATA;

@@ -27,6 +27,10 @@
 #include "pahole_fallback.h"
 
 #define MAX_JOBS 1024
+/* The commit we were built from (CMakeLists.txt), or "". */
+#ifndef PAHOLE_COMMIT
+#define PAHOLE_COMMIT ""
+#endif
 
 struct btf_feature_desc {
 	const char *name;
@@ -125,6 +129,8 @@ struct args {
 	bool jobs_auto; /* -j without N */
 	int verbose;
 	int lang_exclude[NR_LANGS + 1];
+	int lang_include[NR_LANGS + 1];
+	const char *cu_exclude;
 	char bad_feature[128]; /* why a list was refused */
 };
 
@@ -145,7 +151,13 @@ enum {
 	OPT_BTF_BASE,
 	OPT_VERSION,
 	OPT_NUMERIC_VERSION,
+	OPT_DEVEL_VERSION,
 	OPT_COMPAT,
+	OPT_ENCODE_FORCE,
+	OPT_ATTRIBUTES,
+	OPT_REPRODUCIBLE,
+	OPT_LANG,
+	OPT_NO_EFFECT,
 };
 
 static const struct argp_option options[] = {
@@ -156,7 +168,10 @@ static const struct argp_option options[] = {
 	{ "jobs", 'j', "N", OPTION_ARG_OPTIONAL,
 	  "Encode with N threads (without N: one per online CPU)", 0 },
 	{ "btf_features", OPT_FEATURES, "LIST", 0,
-	  "Comma-separated BTF features to encode; \"default\" for the default set", 0 },
+	  "Comma-separated BTF features to encode; \"default\" for the default set, \"all\" for all "
+	  "but distilled_base (v1.32)",
+	  0 },
+	{ "features", OPT_FEATURES, "LIST", OPTION_ALIAS, NULL, 0 },
 	{ "btf_features_strict", OPT_FEATURES_STRICT, "LIST", 0,
 	  "As --btf_features, but an unknown feature is an error", 0 },
 	{ "supported_btf_features", OPT_SUPPORTED, NULL, 0, "List the supported BTF features", 0 },
@@ -171,13 +186,27 @@ static const struct argp_option options[] = {
 	{ "skip_encoding_btf_vars", OPT_SKIP_VARS, NULL, 0, "Do not encode variables", 0 },
 	{ "skip_encoding_btf_inconsistent_proto", OPT_SKIP_INCONSISTENT, NULL, 0,
 	  "Leave out functions with inconsistent prototypes (consistent_func)", 0 },
+	{ "btf_encode_force", OPT_ENCODE_FORCE, NULL, 0,
+	  "Leave out the variables whose names BTF does not take (encode_force)", 0 },
+	{ "btf_attributes", OPT_ATTRIBUTES, NULL, 0,
+	  "Encode attributes: tags with kind_flag set (attributes)", 0 },
+	{ "reproducible_build", OPT_REPRODUCIBLE, NULL, 0,
+	  "The same BTF from the same input (reproducible_build; always so)", 0 },
 	{ "lang_exclude", OPT_LANG_EXCLUDE, "LANGS", 0,
 	  "Skip the CUs of these comma-separated languages (e.g. rust)", 0 },
+	{ "lang", OPT_LANG, "LANGS", 0, "Encode only the CUs of these comma-separated languages",
+	  0 },
+	{ "cu_exclude", 'X', "PREFIX", 0, "Skip the CUs whose name begins with PREFIX", 0 },
+	{ "quiet", 'q', NULL, 0, "Accepted for compatibility: -J says nothing unless asked", 0 },
+	{ "skip_emitting_atomic_typedefs", OPT_NO_EFFECT, NULL, 0,
+	  "Accepted for compatibility: it changes no BTF", 0 },
 	{ "format_path", 'F', "FORMATS", 0, "Accepted for compatibility; DWARF is always read", 0 },
 	{ "verbose", 'V', NULL, 0, "Say more about what is left out and why", 0 },
 	{ "version", OPT_VERSION, NULL, 0, "Print the version of the release we are (v1.32)", 0 },
 	{ "numeric_version", OPT_NUMERIC_VERSION, NULL, 0, "Print the version as a number (132)",
 	  0 },
+	{ "devel_version", OPT_DEVEL_VERSION, NULL, 0,
+	  "Print the version and the commit this pahole was built from", 0 },
 	{ "compat", OPT_COMPAT, "RELEASE", 0,
 	  "Be pahole RELEASE (v1.31 or v1.32): its BTF, its version; PAHOLE_COMPAT says it too",
 	  0 },
@@ -226,8 +255,10 @@ static int parse_lang_exclude(char *list, int *out)
  * turns on what it names ("default" the default set, "+name" the default set
  * and name); the older options set or clear one feature each where they
  * stand, so one after a list counts and one before the first list does not.
- * Unknown names are ignored, as pahole does, unless @strict; so is "all",
- * which --btf_gen_all passes: v1.31's --btf_gen_all turns every feature off.
+ * Unknown names are ignored, as pahole does, unless @strict.  "all", which
+ * --btf_gen_all passes, is every feature but distilled_base (which needs a
+ * base) in v1.32; v1.31 knows no "all", so its --btf_gen_all turns every
+ * feature off (BTF_RULE_FEATURES_ALL).
  */
 static int args__features(struct args *a, const char *arg, bool strict)
 {
@@ -244,6 +275,11 @@ static int args__features(struct args *a, const char *arg, bool strict)
 	}
 	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		bool dflt = !strcmp(tok, "default");
+
+		if (!strcmp(tok, "all") && btf_release__has(a->release, BTF_RULE_FEATURES_ALL)) {
+			a->features |= BTF_FEATURES_ALL;
+			continue;
+		}
 
 		if (*tok == '+' || dflt) {
 			a->features |= BTF_FEATURES_DEFAULT;
@@ -328,10 +364,26 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->features &= ~BTF_FEAT(VAR);
 		break;
 	case OPT_LANG_EXCLUDE:
-		if (parse_lang_exclude(arg, a->lang_exclude))
-			argp_failure(state, 64, 0, "unknown language in --lang_exclude=%s", arg);
+	case OPT_LANG:
+		if (parse_lang_exclude(arg, key == OPT_LANG ? a->lang_include : a->lang_exclude))
+			argp_failure(state, 64, 0, "unknown language in --%s=%s",
+				     key == OPT_LANG ? "lang" : "lang_exclude", arg);
+		break;
+	case 'X':
+		a->cu_exclude = arg;
+		break;
+	case OPT_ENCODE_FORCE:
+		a->features |= BTF_FEAT(ENCODE_FORCE);
+		break;
+	case OPT_ATTRIBUTES:
+		a->features |= BTF_FEAT(ATTRIBUTES);
+		break;
+	case OPT_REPRODUCIBLE:
+		a->features |= BTF_FEAT(REPRODUCIBLE_BUILD);
 		break;
 	case 'F':
+	case 'q':
+	case OPT_NO_EFFECT:
 		break;
 	case 'V':
 		a->verbose++;
@@ -341,6 +393,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		exit(0);
 	case OPT_NUMERIC_VERSION:
 		printf("%d\n", btf_release__numeric(a->release));
+		exit(0);
+	case OPT_DEVEL_VERSION:
+		/* As upstream's "v1.32-189-g437fced33da3": the release, then our commit. */
+		printf("%s%s%s\n", btf_release__name(a->release), *PAHOLE_COMMIT ? "-g" : "",
+		       PAHOLE_COMMIT);
 		exit(0);
 	case OPT_COMPAT:
 		/* Read before the options (args__release()); argp takes abbreviations too. */
@@ -400,7 +457,11 @@ static void args__conf(const struct args *a, struct btf_encoder_conf *conf)
 	conf->verbose = a->verbose;
 	conf->jobs = a->jobs ?: 1;
 	conf->jobs_auto = a->jobs_auto;
-	conf->lang_exclude = a->lang_exclude;
+	conf->cu_filter = (struct dwarf_cu_filter){
+		.lang_exclude = a->lang_exclude,
+		.lang_include = a->lang_include,
+		.name_exclude = a->cu_exclude,
+	};
 	conf->features = a->features;
 }
 

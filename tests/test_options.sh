@@ -5,6 +5,11 @@
 # it stands; --btf_gen_all is --btf_features=all, which names no feature.
 # tests/fixtures/sample.c has floats and a 64-bit enum: FLOAT and ENUM64 say
 # which features held (each case checked against v1.31).
+# Then v1.32's (PAHOLE_COMPAT unset): "all" and --btf_gen_all are every
+# feature but distilled_base, --features is --btf_features, and the options
+# of its --help that go with -J are taken, each with its meaning (checked
+# against v1.32): the same bytes as the feature they name, or as without
+# them where they change no BTF; --lang and -X leave CUs out.
 
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -39,4 +44,61 @@ case_ "FLOAT=3 ENUM64=1" --skip_encoding_btf_enum64 --btf_features=default
 case_ "FLOAT=3 ENUM64=0" --btf_features=var --btf_gen_floats
 case_ "FLOAT=0 ENUM64=0" --btf_gen_floats --btf_features=var
 case_ "FLOAT=3 ENUM64=1" --btf_features=var --btf_features=float,enum64
+
+echo "== v1.32"
+unset PAHOLE_COMPAT
+case_ "FLOAT=3 ENUM64=1" --btf_gen_all
+case_ "FLOAT=3 ENUM64=1" --btf_features=all
+case_ "FLOAT=3 ENUM64=0" --btf_gen_all --skip_encoding_btf_enum64
+case_ "FLOAT=3 ENUM64=1" --features=default
+case_ "FLOAT=0 ENUM64=1" --features=var,enum64
+
+# same_bytes DESC "OPTIONS A" "OPTIONS B": both give the same bytes.
+same_bytes()
+{
+	local desc=$1 a=$2 b=$3
+	# shellcheck disable=SC2086 # the options are words
+	if "$PAHOLE" -J $a --btf_encode_detached="$TMP/a.btf" "$TMP/two.o" &&
+		"$PAHOLE" -J $b --btf_encode_detached="$TMP/b.btf" "$TMP/two.o" &&
+		cmp -s "$TMP/a.btf" "$TMP/b.btf"; then
+		ok "$desc: '$a' gives the bytes of '$b'"
+	else
+		not_ok "$desc: '$a' and '$b' differ"
+	fi
+}
+# Two CUs: sample.c and one more, for --lang and -X.
+printf 'struct only_here { int x; } only_here_too;\n' > "$TMP/other.c"
+gcc -g -O2 -c "$TMP/other.c" -o "$TMP/other.o" || die "gcc failed"
+ld -r "$TMP/sample.o" "$TMP/other.o" -o "$TMP/two.o" || die "ld failed"
+ALL=encode_force,var,float,decl_tag,type_tag,enum64,optimized_func,consistent_func,decl_tag_kfuncs
+ALL=$ALL,reproducible_build,global_var,attributes,true_signature,layout
+same_bytes "all" "--btf_features=all" "--btf_features=$ALL"
+same_bytes "--btf_gen_all" "--btf_gen_all" "--btf_features=$ALL"
+same_bytes "--features" "--features=default,global_var" "--btf_features=default,global_var"
+same_bytes "--btf_encode_force" "--btf_features=var --btf_encode_force" "--btf_features=var,encode_force"
+same_bytes "--btf_attributes" "--btf_features=default --btf_attributes" "--btf_features=default,attributes"
+same_bytes "--reproducible_build" "--reproducible_build" ""
+same_bytes "-q" "-q" ""
+same_bytes "--skip_emitting_atomic_typedefs" "--skip_emitting_atomic_typedefs" ""
+same_bytes "--lang=c11,c99,c89,c" "--lang=c11,c99,c89,c" ""
+# names KEPT_STRUCT OPTIONS...: whether struct KEPT_STRUCT is in the BTF, and only_here not.
+if "$PAHOLE" -J -X "$TMP/other" --btf_encode_detached="$TMP/x.btf" "$TMP/two.o" &&
+	bpftool btf dump file "$TMP/x.btf" | grep -q "STRUCT 'sample" &&
+	! bpftool btf dump file "$TMP/x.btf" | grep -q "only_here"; then
+	ok "-X PREFIX: the CU named so is left out, the other kept"
+else
+	not_ok "-X PREFIX: $(bpftool btf dump file "$TMP/x.btf" 2>&1 | grep -c STRUCT) structs"
+fi
+lang=$(readelf --debug-dump=info "$TMP/sample.o" | awk '/DW_AT_language/ { print $NF; exit }')
+case $lang in
+*C11*) only=c11 ;; *C99*) only=c99 ;; *) only=c89 ;;
+esac
+check "--lang=rust: no CU, nothing written, exit 0" \
+	"$PAHOLE" -J --lang=rust --btf_encode_detached="$TMP/none.btf" "$TMP/two.o"
+check "--lang=rust: no file" test ! -e "$TMP/none.btf"
+same_bytes "--lang=$only (the CUs' own)" "--lang=$only" ""
+dv=$("$PAHOLE" --devel_version)
+[[ $dv =~ ^v1\.32(-g[0-9a-f]{12})?$ ]] && ok "--devel_version: $dv" || not_ok "--devel_version: '$dv'"
+dv=$(PAHOLE_COMPAT=v1.31 "$PAHOLE" --devel_version)
+[[ $dv =~ ^v1\.31(-g[0-9a-f]{12})?$ ]] && ok "v1.31 --devel_version: $dv" || not_ok "v1.31 --devel_version: '$dv'"
 finish

@@ -148,7 +148,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct btf_encoder_conf conf = {
 		.features = BTF_FEATURES_UNLISTED,
 		.jobs = variant_jobs & 1 ? 2 : 1,
-		.lang_exclude = no_lang_exclude,
+		.cu_filter.lang_exclude = no_lang_exclude,
 		.release = variant_jobs & 2 ? btf_release__find("v1.31") : btf_release__default(),
 	};
 	struct encode_result *result;
