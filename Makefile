@@ -89,7 +89,8 @@ run-sample:
 	@set -o pipefail; bpftool btf dump file $(BUILD_DIR)/sample.btf | \
 		awk '/^\[/ { print $$2 }' | sort | uniq -c
 
-# Sanitizer builds go to build-asan/ and build-tsan/ and run the same tests.
+# Sanitizer builds go to build-asan/ and build-tsan/ and run the same tests,
+# in their fast form (TEST_FAST=1, tests/lib.sh): the plain pass runs them whole.
 # `make check` (and so CI) runs those listed in CHECK_SANITIZERS after the
 # plain tests: ThreadSanitizer, then AddressSanitizer with UBSan and
 # LeakSanitizer (any report fails the test; see tests/CMakeLists.txt);
@@ -122,7 +123,7 @@ check-fast: build
 check-asan check-tsan: check-%: deps
 	cmake -B build-$* -S . $(CMAKE_FLAGS) $(SAN_FLAGS_$*)
 	cmake --build build-$* -j$(JOBS)
-	$(SAN_RUN_$*) ctest --test-dir build-$* --output-on-failure -j2 $(SAN_CTEST_$*)
+	TEST_FAST=1 $(SAN_RUN_$*) ctest --test-dir build-$* --output-on-failure -j2 $(SAN_CTEST_$*)
 
 # libFuzzer (tests/fuzz/fuzz_encode.c): clang, ASan+UBSan, in build-fuzz/.
 # `make fuzz-check` (part of `make check`, deterministic): the reproducers of

@@ -302,10 +302,29 @@ static const struct sig_seen *sig_canonical(const struct sig_seen *v, size_t n, 
 	return first ?: v132 && addressed ? addressed : v;
 }
 
-/* Upstream's choice for @v[0..@n), in CU order, in @mode. */
+/* Why upstream's rules leave a function out, in the words of func_skip_reason(). */
+static const char *sig_skip_reason(bool unexpected, bool uncertain, bool reordered, bool optimized,
+				   bool inconsistent, bool ambiguous)
+{
+	if (unexpected)
+		return "a parameter is not in the register the ABI assigns it";
+	if (inconsistent)
+		return "its prototype differs between CUs";
+	if (uncertain)
+		return "a parameter's location is uncertain";
+	if (reordered)
+		return "its parameters are reordered";
+	if (optimized)
+		return "parameters are optimized out and its ABI changed";
+	if (ambiguous)
+		return "its name belongs to several addresses";
+	return NULL;
+}
+
+/* Upstream's choice for @v[0..@n), in CU order, in @mode; why none in *@why. */
 static struct sig_choice sig_choose(const struct btf_encoder_conf *conf, const struct btf *btf,
 				    const struct elf_functions_entry *entry,
-				    const struct sig_seen *v, size_t n, int mode)
+				    const struct sig_seen *v, size_t n, int mode, const char **why)
 {
 	bool unexpected = v[0].s->mode[mode].unexpected, uncertain = v[0].s->uncertain;
 	bool reordered = v[0].s->reordered, inconsistent = false, ts = mode == SIG_TRUE;
@@ -331,9 +350,11 @@ static struct sig_choice sig_choose(const struct btf_encoder_conf *conf, const s
 	if (pick)
 		return (struct sig_choice){ pick->s, mode, pick->sym, false };
 	c = sig_canonical(v, n, mode, btf_encoder_conf__follows(conf, BTF_RULE_FUNCS_V132));
-	if (unexpected || uncertain || reordered || sig_skips_optimized(c, mode) ||
-	    (inconsistent && btf_encoder_conf__has(conf, BTF_FEAT_CONSISTENT_FUNC)) ||
-	    entry->ambiguous_addr)
+	*why = sig_skip_reason(unexpected, uncertain, reordered, sig_skips_optimized(c, mode),
+			       inconsistent &&
+				       btf_encoder_conf__has(conf, BTF_FEAT_CONSISTENT_FUNC),
+			       entry->ambiguous_addr);
+	if (*why)
 		return (struct sig_choice){ NULL };
 	return (struct sig_choice){ c->s, mode, entry->name, true };
 }
@@ -407,6 +428,7 @@ static int btf_encoders__add_true_sig(const struct btf_encoder_conf *conf, struc
 				      const struct elf_functions_entry *entry)
 {
 	struct sig_choice dflt, ts;
+	const char *why;
 	struct btf_func_state s;
 	struct sig_seen *v;
 	size_t n;
@@ -417,8 +439,8 @@ static int btf_encoders__add_true_sig(const struct btf_encoder_conf *conf, struc
 	err = sig_seen__gather(entry, &v, &n);
 	if (err || !n)
 		return err;
-	dflt = sig_choose(conf, btf, entry, v, n, SIG_DEFAULT);
-	ts = sig_choose(conf, btf, entry, v, n, SIG_TRUE);
+	dflt = sig_choose(conf, btf, entry, v, n, SIG_DEFAULT, &why);
+	ts = sig_choose(conf, btf, entry, v, n, SIG_TRUE, &why);
 	if (sig_choices_equal(&dflt, &ts))
 		goto out;
 	if (ts.s) {
@@ -445,6 +467,7 @@ static int btf_encoders__add_v132(const struct btf_encoder_conf *conf, struct bt
 				  const struct elf_functions_entry *entry)
 {
 	int mode = btf_encoder_conf__has(conf, BTF_FEAT_TRUE_SIGNATURE) ? SIG_TRUE : SIG_DEFAULT;
+	const char *why = NULL;
 	struct sig_choice c;
 	struct btf_func_state s;
 	struct sig_seen *v;
@@ -454,12 +477,12 @@ static int btf_encoders__add_v132(const struct btf_encoder_conf *conf, struct bt
 	err = sig_seen__gather(entry, &v, &n);
 	if (err || !n)
 		return err;
-	c = sig_choose(conf, btf, entry, v, n, mode);
+	c = sig_choose(conf, btf, entry, v, n, mode, &why);
 	if (c.s) {
 		s = sig_state(c.s, c.mode);
 		err = btf_encoders__add_func(btf, conf, entry, c.name, &s, c.as_kfunc);
 	} else if (conf->verbose) {
-		fprintf(stderr, "skipping function %s: left out by v1.32's rules\n", entry->name);
+		fprintf(stderr, "skipping function %s: %s\n", entry->name, why);
 	}
 	free(v);
 	return err;

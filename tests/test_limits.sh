@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # test_limits: pahole under resource limits, as containers and CI jobs run it.
-#   1. an address-space limit (ulimit -v) swept from 30 MB up to one every
-#      run passes, over the corpus 6.1 vmlinux and nf_conntrack.ko (split on
+#   1. an address-space limit (ulimit -v) swept from 30 MB up to the first
+#      a run passes at, then the last (1.7 GB), over the corpus 6.1 vmlinux
+#      and nf_conntrack.ko (split on
 #      its base), at -j1 and -j2, detached and in place: each run either
 #      succeeds with the bytes of the unlimited run, or exits 1 with one line
 #      that names the file and says memory ran out, writes nothing, leaves
 #      its input as it was and no temporary file (vmlinux at -j8 too);
 #   1b. the band of limits where the workers run out of memory at nearly
-#      the same time, each run twice at -j2 and -j8, quiet and beside a busy
+#      the same time, each run at -j2 and -j8, quiet and beside a busy
 #      loop per core: one line whichever thread fails first (a libdw error()
 #      and an assert in another thread once made two);
 #   2. a file-size limit (ulimit -f) in place: exit 1, "cannot write BTF:
@@ -88,13 +89,25 @@ run_limited()
 }
 
 echo "== 1. address-space limits"
+# Past the smallest limit a run passes at, only the last: a run that has
+# enough memory says nothing new with more.
+LAST=${LIMITS##* }
+declare -A PASSED
+# skip_limit J MB: whether the sweep at -J has passed below MB (and MB is not the last).
+skip_limit()
+{
+	[ "$2" != "$LAST" ] && [ -n "${PASSED[$1,min]:-}" ]
+}
 was=$MOD_SHA
 for mb in $LIMITS; do
 	for j in -j1 -j2; do
+		skip_limit "mod$j" "$mb" && continue
 		rm -f "$TMP/out.btf"
 		run_limited $((mb * 1024)) -J $j --btf_features=default --btf_base "$BASE" \
 			--btf_encode_detached="$TMP/out.btf" "$MOD"
-		judge "module $j, $mb MB, detached" $? "$MOD" "$TMP/out.btf" "$TMP/mod.btf"
+		rc=$?
+		judge "module $j, $mb MB, detached" $rc "$MOD" "$TMP/out.btf" "$TMP/mod.btf"
+		[ $rc -eq 0 ] && PASSED[mod$j,min]=${PASSED[mod$j,min]:-$mb}
 		cp "$MOD" "$TMP/in/mod.ko"
 		was=$MOD_SHA
 		run_limited $((mb * 1024)) -J $j --btf_features=default --btf_base "$BASE" \
@@ -104,15 +117,15 @@ for mb in $LIMITS; do
 done
 VM_ORIG_SHA=$(sha256sum < "$VM")
 was=$VM_ORIG_SHA
-declare -A PASSED
 for mb in $LIMITS; do
 	for j in -j1 -j2 -j8; do
+		skip_limit "$j" "$mb" && continue
 		rm -f "$TMP/out.btf"
 		run_limited $((mb * 1024)) -J $j --btf_features=default \
 			--btf_encode_detached="$TMP/out.btf" "$VM"
 		rc=$?
 		judge "vmlinux $j, $mb MB, detached" $rc "$VM" "$TMP/out.btf" "$TMP/vm.btf"
-		PASSED[$j,$mb]=$((rc == 0))
+		[ $rc -eq 0 ] && PASSED[$j,min]=${PASSED[$j,min]:-$mb}
 	done
 done
 # In place: the corpus vmlinux has a loaded .BTF (which is refused in place),
@@ -141,9 +154,9 @@ echo "== 1b. the threads racing to fail, around the limit"
 # Where the limit is near what a run needs, the workers run out of memory
 # at nearly the same time, one in our code, one in libdw's error() or an
 # assert: which fails first depends on timing, so each limit of that band
-# (from the failing one below the smallest that passes up to the largest
-# that fails, and the midpoints between) is run twice at -j2 and -j8,
-# quiet and beside a busy loop per core.  Each run is judged as in part 1.
+# (the failing one below the smallest that passes, the midpoint, and that
+# one) is run at -j2 and -j8, quiet and beside a busy loop per core.  Each
+# run is judged as in part 1.
 HOGS=()
 hog_start()
 {
@@ -162,28 +175,19 @@ hog_stop()
 }
 # shellcheck disable=SC2064
 trap "hog_stop; rm -rf '$TMP'" EXIT
-# band J: the limits (MB) around the one that lets -J pass, as part 1 found them.
+# band J: the limits (MB) around the smallest that lets -J pass, as part 1
+# found it: the one below it, the midpoint, and it.
 band()
 {
-	local j=$1 mb prev="" lo="" hi="" pass_min="" out=""
+	local j=$1 mb prev="" pass_min=${PASSED[$1,min]:-}
+	[ -n "$pass_min" ] || return 0
 	for mb in $LIMITS; do
-		if [ "${PASSED[$j,$mb]}" = 1 ]; then
-			[ -z "$pass_min" ] && pass_min=$mb && lo=${prev:-$mb}
-		else
-			hi=$mb
+		if [ "$mb" = "$pass_min" ]; then
+			[ -n "$prev" ] && echo "$prev $(((prev + mb) / 2)) $mb" || echo "$mb"
+			return 0
 		fi
 		prev=$mb
 	done
-	[ -z "$hi" ] || [ "$hi" -lt "$pass_min" ] && hi=$pass_min
-	prev=""
-	for mb in $LIMITS; do
-		if [ "$mb" -ge "$lo" ] && [ "$mb" -le "$hi" ]; then
-			[ -n "$prev" ] && out+=" $(((prev + mb) / 2))"
-			out+=" $mb"
-			prev=$mb
-		fi
-	done
-	echo "$out"
 }
 for j in -j2 -j8; do
 	limits=$(band $j)

@@ -14,6 +14,8 @@
 #   kernel  the running kernel accepts it ($BTF_LOAD; skipped, with a note,
 #           when the bpf syscall is not permitted here)
 # A fixture containing a line "compilers: NAME..." is only built with those.
+# The modes are v1.31's (tests/lib.sh) but default_v132, v1.32's default
+# (token v132: its multi-dimensional arrays).
 #
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -30,6 +32,7 @@ MODES=(
 	"features_no_enum64|--btf_features=var,float,decl_tag,type_tag|float typetag"
 	"skip_type_tag|--skip_encoding_btf_type_tag|enum64"
 	"features_no_type_tag|--btf_features=var,float,decl_tag,enum64|float enum64"
+	"default_v132|--compat=v1.32 --btf_features=default|float enum64 typetag v132"
 )
 
 
