@@ -2,8 +2,10 @@
 # The real kernels: encode the corpus 6.1 vmlinux with --btf_features=default,
 # with no --btf_features and with Linux 6.1's options, the 6.12 vmlinux with
 # Linux 6.12's, and the 6.1 modules as split BTF, and compare each with what
-# pahole v1.31 encodes (../shared/reference) by meaning, with btfcanon.  Skips
-# without ../shared, fails without it under CI=true.
+# pahole v1.31 encodes (../shared/reference) by meaning, with btfcanon; then
+# the same in v1.32 mode (PAHOLE_COMPAT unset) against what pahole v1.32
+# encodes (the corpus's reference/v1.32).  Skips without ../shared, fails
+# without it under CI=true.
 
 # The BTF kinds compared; empty compares every kind.
 KINDS=${KINDS:-}
@@ -76,7 +78,7 @@ encode()
 		--max 10 > "$TMP/$name.diff" 2>&1
 	cat "$TMP/$name.diff"
 	if grep -qx 'differences: 0' "$TMP/$name.diff"; then
-		ok "$name: same ${KINDS:-all} types as pahole v1.31"
+		ok "$name: same ${KINDS:-all} types as pahole ${RELEASE:-v1.31}"
 	else
 		not_ok "$name: differs from $(basename "$ref") ($(grep '^differences:' "$TMP/$name.diff"))"
 	fi
@@ -166,6 +168,25 @@ for m in virtio_blk nf_conntrack fuse; do
 	"$PAHOLE" -J --btf_features=default,true_signature --btf_base "$BASE" \
 		--btf_encode_detached="$TMP/$m.ts.btf" "$corpus/modules/$m.ko"
 	check "true_signature: $m unchanged" cmp -s "$TMP/$m.btf" "$TMP/$m.ts.btf"
+done
+
+# v1.32, our default, against its references.
+echo "=== v1.32"
+unset PAHOLE_COMPAT BASE
+RELEASE=v1.32
+[ -d "$corpus/reference/v1.32" ] || die "no $corpus/reference/v1.32 (../shared/tools/corpus unpacks it)"
+vmlinux=$corpus/vmlinux-6.1.0-57-cloud-amd64
+encode default.v1.32 v1.32/vmlinux.default.btf --btf_features=default
+encode plain.v1.32 v1.32/vmlinux.plain.btf
+encode global_var.v1.32 v1.32/vmlinux.global_var.btf --btf_features=default,global_var
+vmlinux=$corpus/vmlinux-6.12.117+deb12-cloud-amd64 encode linux612.v1.32 \
+	v1.32/vmlinux-6.12.default.btf \
+	--btf_features=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs \
+	--lang_exclude=rust
+BASE=$corpus/reference/v1.32/vmlinux.default.btf
+for m in virtio_blk nf_conntrack fuse; do
+	vmlinux=$corpus/modules/$m.ko encode "$m.v1.32" "v1.32/$m.default.btf" --btf_features=default \
+		--btf_base "$BASE"
 done
 
 finish
