@@ -17,6 +17,10 @@
 #                       ../shared/tools/upstream-pahole builds from fetched
 #                       snapshots of acmel/dwarves and libbpf/libbpf)
 #   --ours PAHOLE       our binary (default: build/pahole)
+#   --release REL       the release ours is run as (PAHOLE_COMPAT=REL): v1.31
+#                       or v1.32; default: the oracle's (its --numeric_version),
+#                       so the v1.32 of ../shared/tools/debian-pahole OUTDIR
+#                       LIBBPF_GIT is compared with ours in v1.32 mode
 #   --vmlinux FILE      the kernel that modules are split over
 #   --features LIST     --btf_features for both (default: "default"); "" for none
 #   --opts "OPTS"       more options for both (e.g. "--lang_exclude=rust")
@@ -35,6 +39,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 upstream=${UPSTREAM_PAHOLE:-$top/build/upstream-v1.31/build/pahole}
 ours=$top/build/pahole
 vmlinux=
+release=
 features=default
 opts=
 jobs=$(nproc)
@@ -52,6 +57,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--upstream) upstream=$2; shift 2 ;;
 	--ours) ours=$2; shift 2 ;;
+	--release) release=$2; shift 2 ;;
 	--vmlinux) vmlinux=$2; shift 2 ;;
 	--features) features=$2; shift 2 ;;
 	--opts) opts=$2; shift 2 ;;
@@ -71,6 +77,15 @@ done
 	exit 1
 }
 [ -x "$ours" ] || { echo "diff_upstream.sh: no pahole at $ours (make build)" >&2; exit 1; }
+if [ -z "$release" ]; then
+	case $("$upstream" --numeric_version 2> /dev/null) in
+	131) release=v1.31 ;;
+	132) release=v1.32 ;;
+	*) echo "diff_upstream.sh: which release is $upstream? (--release)" >&2; exit 1 ;;
+	esac
+fi
+export PAHOLE_COMPAT=$release
+echo "diff_upstream.sh: ours as $release ($("$ours" --version)) against $upstream ($("$upstream" --version))" >&2
 btfcanon=$top/../shared/tools/btfcanon
 [ -e "$btfcanon" ] || { echo "diff_upstream.sh: $btfcanon is missing" >&2; exit 1; }
 mkdir -p "$outdir" || exit 1
