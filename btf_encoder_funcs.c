@@ -309,6 +309,8 @@ static void btf_encoder__pass_on_unexpected(struct btf_encoder *e)
 
 int btf_encoder__save_cu_funcs(struct btf_encoder *e)
 {
+	/* v1.32's FUNCs are upstream's later rules' alone (btf_encoder_sigs.c). */
+	bool v131 = !btf_encoder_conf__follows(e->in->conf, BTF_RULE_FUNCS_V132);
 	size_t i;
 	uint32_t j;
 
@@ -321,9 +323,11 @@ int btf_encoder__save_cu_funcs(struct btf_encoder *e)
 
 			p->type = btf_encoder__resolve_ref(e, p->type);
 		}
+		/* Its uncertain locations are both releases' rule. */
 		btf_encoder__check_params(e, f);
 	}
-	btf_encoder__pass_on_unexpected(e);
+	if (v131)
+		btf_encoder__pass_on_unexpected(e);
 	btf_encoder__sig_share(e);
 	for (i = 0; i < e->cu.funcs.nr; i++) {
 		struct elf_function *node;
@@ -331,7 +335,7 @@ int btf_encoder__save_cu_funcs(struct btf_encoder *e)
 
 		if (err)
 			return err;
-		err = btf_encoder__save_func(e, node, &e->cu.funcs.data[i], i);
+		err = v131 ? btf_encoder__save_func(e, node, &e->cu.funcs.data[i], i) : 0;
 		err = err ?: btf_encoder__sig_save(e, node, &e->cu.funcs.data[i], i);
 		if (err)
 			return err;
