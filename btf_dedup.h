@@ -37,10 +37,13 @@ int btf_dedup__merge_ptrs(struct btf *btf);
  * holding *@nr_types types of the module's own; or a negative errno (-ELOOP
  * for a cycle of reference types).  @module's types are rewritten in place
  * (IDs, strings, the pointer rule): it is of no use after but to be freed.
- * One thread; @base is only read.
+ * One thread; @base is only read.  With @typedef_graphs, typedefs are
+ * deduplicated by their type graphs, in the pass of the structs, as libbpf
+ * 1.7 on does it (v1.32's: BTF_RULE_DEDUP_TYPEDEF_GRAPHS); else as libbpf
+ * 1.1 and 1.6 do, as reference types.
  */
-int btf_dedup__split(struct btf *module, const struct btf_base *base, void **raw, uint32_t *size,
-		     uint32_t *nr_types);
+int btf_dedup__split(struct btf *module, const struct btf_base *base, bool typedef_graphs,
+		     void **raw, uint32_t *size, uint32_t *nr_types);
 
 /*
  * btf__dedup(@btf) that also rewrites the @nr type IDs at @ids, held outside

@@ -83,6 +83,8 @@ struct dedup {
 	uint32_t *hypot_list;
 	size_t hypot_nr, hypot_cap;
 	bool adjust_canon;
+	/* Typedefs by their type graphs, with the structs (libbpf 1.7 on). */
+	bool typedef_graphs;
 	struct cand_table cands;
 };
 
@@ -227,6 +229,12 @@ static uint64_t hash_struct(const struct btf_type *t)
 	return h;
 }
 
+/* libbpf 1.7's btf_hash_typedef(): the name and info, not the type it names. */
+static uint64_t hash_typedef(const struct btf_type *t)
+{
+	return mix(mix(0, t->name_off), t->info);
+}
+
 static uint64_t hash_array(const struct btf_type *t)
 {
 	const struct btf_array *a = btf_array(t);
@@ -288,6 +296,11 @@ static bool shallow_equal_struct(const struct btf_type *a, const struct btf_type
 		if (m[i].name_off != n[i].name_off || m[i].offset != n[i].offset)
 			return false;
 	return true;
+}
+
+static bool shallow_equal_typedef(const struct btf_type *a, const struct btf_type *b)
+{
+	return a->name_off == b->name_off && a->info == b->info;
 }
 
 static bool equal_array(const struct btf_type *a, const struct btf_type *b)
@@ -625,17 +638,33 @@ static int dedup_enum(struct dedup *d, uint32_t id)
 	return to == id ? cand_table__add(&d->cands, h, id) : 0;
 }
 
-/* A struct or union: the first candidate whose type graph is its own. */
+/* Whether @t is deduplicated by its type graph: a struct or union, or a typedef of libbpf 1.7. */
+static bool by_graph(const struct dedup *d, const struct btf_type *t)
+{
+	return btf_is_composite(t) || (d->typedef_graphs && btf_is_typedef(t));
+}
+
+/* A type's signature among the candidates: a typedef's is libbpf 1.7's where it goes by graph. */
+static uint64_t dedup_hash(const struct dedup *d, const struct btf_type *t)
+{
+	return d->typedef_graphs && btf_is_typedef(t) ? hash_typedef(t) : kind_of(t)->hash(t);
+}
+
+/*
+ * A struct or union (or, by graph, a typedef): the first candidate whose
+ * type graph is its own.
+ */
 static int dedup_composite(struct dedup *d, uint32_t id)
 {
 	const struct btf_type *t = type_of(d, id);
+	bool td = btf_is_typedef(t);
 	uint32_t to = id;
 	int n, i, eq;
 	uint64_t h;
 
 	if (is_mapped(d, id))
 		return 0;
-	h = hash_struct(t);
+	h = dedup_hash(d, t);
 	n = cand_table__get(&d->cands, h);
 	if (n < 0)
 		return n;
@@ -643,7 +672,9 @@ static int dedup_composite(struct dedup *d, uint32_t id)
 		uint32_t c = d->cands.out[i];
 
 		/* Not a FWD that shares the hash: that could make a loop. */
-		if (!shallow_equal_struct(t, type_of(d, c)))
+		if (td ? !shallow_equal_typedef(t, type_of(d, c)) ||
+				    !btf_is_typedef(type_of(d, c)) :
+			 !shallow_equal_struct(t, type_of(d, c)))
 			continue;
 		hypot_clear(d);
 		eq = equiv(d, id, c);
@@ -790,7 +821,7 @@ static int dedup_types(struct dedup *d)
 			err = kind_of(t)->dedup(d, id);
 	}
 	for (id = d->nb; id < d->nr && !err; id++)
-		if (btf_is_composite(split_type(d, id)))
+		if (by_graph(d, split_type(d, id)))
 			err = dedup_composite(d, id);
 	err = err ?: dedup_fwds(d);
 	for (id = d->nb; id < d->nr && !err; id++) {
@@ -810,7 +841,7 @@ static int dedup_base(struct dedup *d)
 		const struct btf_type *t = btf_base__type(d->base, id);
 
 		d->map[id] = id;
-		if (kind_of(t)->hash && cand_table__add(&d->cands, kind_of(t)->hash(t), id))
+		if (kind_of(t)->hash && cand_table__add(&d->cands, dedup_hash(d, t), id))
 			return -ENOMEM;
 	}
 	return 0;
@@ -1024,10 +1055,12 @@ static void dedup__free(struct dedup *d, struct str_set *strs)
 	str_set__free(strs);
 }
 
-int btf_dedup__split(struct btf *module, const struct btf_base *base, void **raw, uint32_t *size,
-		     uint32_t *nr_types)
+int btf_dedup__split(struct btf *module, const struct btf_base *base, bool typedef_graphs,
+		     void **raw, uint32_t *size, uint32_t *nr_types)
 {
-	struct dedup d = { .base = base, .nb = btf_base__type_cnt(base) };
+	struct dedup d = { .base = base,
+			   .nb = btf_base__type_cnt(base),
+			   .typedef_graphs = typedef_graphs };
 	struct str_set strs = {};
 	int err;
 

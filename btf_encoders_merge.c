@@ -285,7 +285,10 @@ static int btf_encoders__dedup(const struct btf_encoder_input *in, struct btf *b
 	int err;
 
 	if (conf->base && btf_encoders__split_raw(in)) {
-		err = btf_dedup__split(btf, conf->base, &out->raw, &out->raw_size, nr_types);
+		err = btf_dedup__split(btf, conf->base,
+				       btf_encoder_conf__follows(conf,
+								 BTF_RULE_DEDUP_TYPEDEF_GRAPHS),
+				       &out->raw, &out->raw_size, nr_types);
 		*nr_types += btf_base__type_cnt(conf->base) - 1;
 		return err;
 	}

@@ -36,6 +36,13 @@ enum btf_rule {
 	BTF_RULE_FUNCS_V132,
 	/* --btf_features=all and --btf_gen_all turn on every feature but distilled_base. */
 	BTF_RULE_FEATURES_ALL,
+	/*
+	 * Split BTF's dedup takes typedefs by their type graphs, with the
+	 * structs, as the libbpf of v1.32 (1.7 on) does; v1.31's (1.6) takes
+	 * them as reference types.  (vmlinux's dedup is libbpf 1.1's in both:
+	 * the same BTF on the corpus.)
+	 */
+	BTF_RULE_DEDUP_TYPEDEF_GRAPHS,
 	BTF_RULE__NR,
 };
 

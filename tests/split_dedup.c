@@ -122,7 +122,7 @@ static void compare(const char *name, struct btf *base, struct btf *module, stru
 	mod_raw = btf__raw_data(module, &mod_size);
 	copy = btf__new(mod_raw, mod_size);
 	ref_err = reference_dedup(module, lb, &ref);
-	err = btf_dedup__split(copy, b, &raw, &size, &nr);
+	err = btf_dedup__split(copy, b, false, &raw, &size, &nr);
 	check(err == ref_err, "the same error as libbpf's", name);
 	if (!err && !ref_err) {
 		ref_raw = btf__raw_data(ref, &ref_size);
