@@ -39,39 +39,13 @@
 
 #include "btf_base.h"
 #include "btf_dedup.h"
+#include "btf_dedup_cands.h"
 #include "lib/btf_types.h"
 #include "lib/str_set.h"
 
 #define ID_UNSEEN UINT32_MAX /* not yet given a representative */
 #define ID_ON_PATH (UINT32_MAX - 1) /* being deduplicated: a reference cycle */
 #define ID_MAX 0x7fffffffu /* libbpf's BTF_MAX_NR_TYPES */
-#define NO_ENTRY UINT32_MAX
-
-/*
- * The candidates, by signature hash.  libbpf keeps them in a hash map that
- * puts an entry first in its bucket, and reverses each bucket's entries of
- * one hash whenever it grows (when an insertion would fill it past 3/4, from
- * 4 buckets on); it hands out a hash's entries in bucket order.  So an entry
- * added while the map had grown an even number of times went to the front
- * of its list, one added after an odd number to the back, and the list is
- * read forwards after an even number of growths, backwards after an odd.
- */
-struct cand {
-	uint64_t key;
-	uint32_t id; /* | CAND_BACK: added at the back of its list */
-	uint32_t next; /* the entry added before it to its chain */
-};
-
-#define CAND_BACK 0x80000000u
-
-struct cand_table {
-	struct cand *v;
-	uint32_t nr, cap;
-	uint32_t *heads, mask;
-	size_t libbpf_cap; /* the capacity libbpf's map would have */
-	unsigned int grows;
-	uint32_t *out, out_cap; /* the last cand_table__get() */
-};
 
 struct dedup {
 	const struct btf_base *base;
@@ -106,98 +80,6 @@ static const struct btf_type *type_of(const struct dedup *d, uint32_t id)
 static uint64_t mix(uint64_t h, uint32_t v)
 {
 	return h * 31 + v;
-}
-
-static uint64_t cand_bucket(const struct cand_table *c, uint64_t key)
-{
-	return (key * 0x9e3779b97f4a7c15ull) >> 32 & c->mask;
-}
-
-/* Room for @max entries at first (more as they come), and about as many chains. */
-static int cand_table__init(struct cand_table *c, uint32_t max)
-{
-	uint32_t buckets = 16;
-
-	while (buckets < max)
-		buckets *= 2;
-	c->cap = max;
-	c->mask = buckets - 1;
-	c->v = malloc(max * sizeof(*c->v));
-	c->heads = malloc(buckets * sizeof(*c->heads));
-	if (!c->v || !c->heads)
-		return -ENOMEM;
-	memset(c->heads, 0xff, buckets * sizeof(*c->heads));
-	return 0;
-}
-
-static void cand_table__free(struct cand_table *c)
-{
-	free(c->v);
-	free(c->out);
-	free(c->heads);
-}
-
-static int cand_table__add(struct cand_table *c, uint64_t key, uint32_t id)
-{
-	uint32_t *head = &c->heads[cand_bucket(c, key)];
-
-	if (c->nr == c->cap) {
-		struct cand *v = realloc(c->v, 2 * c->cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		c->v = v;
-		c->cap *= 2;
-	}
-	if (!c->libbpf_cap || (c->nr + 1) * 4 / 3 > c->libbpf_cap) {
-		c->libbpf_cap = c->libbpf_cap ? 2 * c->libbpf_cap : 4;
-		c->grows++;
-	}
-	c->v[c->nr] = (struct cand){ key, id | (c->grows & 1 ? CAND_BACK : 0), *head };
-	*head = c->nr++;
-	return 0;
-}
-
-static int cand_table__push(struct cand_table *c, uint32_t n, uint32_t id)
-{
-	if (n == c->out_cap) {
-		uint32_t cap = c->out_cap ? 2 * c->out_cap : 64, *out;
-
-		out = realloc(c->out, cap * sizeof(*out));
-		if (!out)
-			return -ENOMEM;
-		c->out = out;
-		c->out_cap = cap;
-	}
-	c->out[n] = id & ~CAND_BACK;
-	return 0;
-}
-
-/* The candidates of @key in libbpf's order, in c->out: their count, or a negative errno. */
-static int cand_table__get(struct cand_table *c, uint64_t key)
-{
-	uint32_t lead_back = c->grows & 1 ? CAND_BACK : 0, n = 0, lead, i, e, pass;
-
-	/*
-	 * The chain has them newest first: those at the end read first lead,
-	 * newest first; then the others, oldest first.
-	 */
-	for (pass = 0; pass < 2; pass++) {
-		lead = n;
-		for (e = c->heads[cand_bucket(c, key)]; e != NO_ENTRY; e = c->v[e].next) {
-			if (c->v[e].key != key || ((c->v[e].id & CAND_BACK) == lead_back) != !pass)
-				continue;
-			if (cand_table__push(c, n++, c->v[e].id))
-				return -ENOMEM;
-		}
-	}
-	for (i = 0; i < (n - lead) / 2; i++) {
-		uint32_t t = c->out[lead + i];
-
-		c->out[lead + i] = c->out[n - 1 - i];
-		c->out[n - 1 - i] = t;
-	}
-	return n;
 }
 
 /* Signatures and equalities, as libbpf's btf_hash_*() and btf_equal_*(). */

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The dedup's candidates in libbpf's order: see btf_dedup_cands.h. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btf_dedup_cands.h"
+
+#define NO_ENTRY UINT32_MAX
+
+static uint64_t cand_bucket(const struct cand_table *c, uint64_t key)
+{
+	return (key * 0x9e3779b97f4a7c15ull) >> 32 & c->mask;
+}
+
+int cand_table__init(struct cand_table *c, uint32_t max)
+{
+	uint32_t buckets = 16;
+
+	while (buckets < max)
+		buckets *= 2;
+	c->cap = max;
+	c->mask = buckets - 1;
+	c->v = malloc(max * sizeof(*c->v));
+	c->heads = malloc(buckets * sizeof(*c->heads));
+	if (!c->v || !c->heads)
+		return -ENOMEM;
+	memset(c->heads, 0xff, buckets * sizeof(*c->heads));
+	return 0;
+}
+
+void cand_table__free(struct cand_table *c)
+{
+	free(c->v);
+	free(c->out);
+	free(c->heads);
+}
+
+int cand_table__add(struct cand_table *c, uint64_t key, uint32_t id)
+{
+	uint32_t *head = &c->heads[cand_bucket(c, key)];
+
+	if (c->nr == c->cap) {
+		struct cand *v = realloc(c->v, 2 * c->cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		c->v = v;
+		c->cap *= 2;
+	}
+	if (!c->libbpf_cap || (c->nr + 1) * 4 / 3 > c->libbpf_cap) {
+		c->libbpf_cap = c->libbpf_cap ? 2 * c->libbpf_cap : 4;
+		c->grows++;
+	}
+	c->v[c->nr] = (struct cand){ key, id | (c->grows & 1 ? CAND_BACK : 0), *head };
+	*head = c->nr++;
+	return 0;
+}
+
+static int cand_table__push(struct cand_table *c, uint32_t n, uint32_t id)
+{
+	if (n == c->out_cap) {
+		uint32_t cap = c->out_cap ? 2 * c->out_cap : 64, *out;
+
+		out = realloc(c->out, cap * sizeof(*out));
+		if (!out)
+			return -ENOMEM;
+		c->out = out;
+		c->out_cap = cap;
+	}
+	c->out[n] = id & ~CAND_BACK;
+	return 0;
+}
+
+int cand_table__get(struct cand_table *c, uint64_t key)
+{
+	uint32_t lead_back = c->grows & 1 ? CAND_BACK : 0, n = 0, lead, i, e, pass;
+
+	/*
+	 * The chain has them newest first: those at the end read first lead,
+	 * newest first; then the others, oldest first.
+	 */
+	for (pass = 0; pass < 2; pass++) {
+		lead = n;
+		for (e = c->heads[cand_bucket(c, key)]; e != NO_ENTRY; e = c->v[e].next) {
+			if (c->v[e].key != key || ((c->v[e].id & CAND_BACK) == lead_back) != !pass)
+				continue;
+			if (cand_table__push(c, n++, c->v[e].id))
+				return -ENOMEM;
+		}
+	}
+	for (i = 0; i < (n - lead) / 2; i++) {
+		uint32_t t = c->out[lead + i];
+
+		c->out[lead + i] = c->out[n - 1 - i];
+		c->out[n - 1 - i] = t;
+	}
+	return n;
+}

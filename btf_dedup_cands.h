@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef _BTF_DEDUP_CANDS_H_
+#define _BTF_DEDUP_CANDS_H_ 1
+
+/*
+ * btf_dedup_cands: the candidates of btf_dedup_split.c's dedup, by
+ * signature hash, handed out in the order libbpf's dedup meets them (its
+ * hashmap's bucket order): for that dedup alone, one thread.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * The candidates, by signature hash.  libbpf keeps them in a hash map that
+ * puts an entry first in its bucket, and reverses each bucket's entries of
+ * one hash whenever it grows (when an insertion would fill it past 3/4, from
+ * 4 buckets on); it hands out a hash's entries in bucket order.  So an entry
+ * added while the map had grown an even number of times went to the front
+ * of its list, one added after an odd number to the back, and the list is
+ * read forwards after an even number of growths, backwards after an odd.
+ */
+struct cand {
+	uint64_t key;
+	uint32_t id; /* | CAND_BACK: added at the back of its list */
+	uint32_t next; /* the entry added before it to its chain */
+};
+
+#define CAND_BACK 0x80000000u
+
+struct cand_table {
+	struct cand *v;
+	uint32_t nr, cap;
+	uint32_t *heads, mask;
+	size_t libbpf_cap; /* the capacity libbpf's map would have */
+	unsigned int grows;
+	uint32_t *out, out_cap; /* the last cand_table__get() */
+};
+
+/* Room for @max entries at first (more as they come), and about as many chains: 0 or -ENOMEM. */
+int cand_table__init(struct cand_table *c, uint32_t max);
+void cand_table__free(struct cand_table *c);
+/* @id a candidate of signature @key, the newest: 0 or -ENOMEM. */
+int cand_table__add(struct cand_table *c, uint64_t key, uint32_t id);
+/* The candidates of @key in libbpf's order, in c->out: their count, or a negative errno. */
+int cand_table__get(struct cand_table *c, uint64_t key);
+
+#endif /* _BTF_DEDUP_CANDS_H_ */
