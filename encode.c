@@ -18,6 +18,7 @@
 #include "btf_distill.h"
 #include "btf_encoder.h"
 #include "btf_ids.h"
+#include "btf_log.h"
 #include "btf_writer.h"
 #include "dwarf_loader.h"
 #include "elf_functions.h"
@@ -303,6 +304,22 @@ static int encode_input__encode(struct encode_input *ei, struct btf_encoded *out
 	}
 }
 
+/*
+ * -V: the types written, in upstream's words (btf_log.h).  Not those of
+ * split BTF deduplicated by our own code (btf_dedup__split()): to read its
+ * raw bytes libbpf 1.1 would need btf__new_split(), which its btf.h declares
+ * and its shared library does not export.
+ */
+static void encode_result__log(const struct encode_result *r)
+{
+	const struct btf *base;
+
+	if (!r->enc.btf)
+		return;
+	base = btf__base_btf(r->enc.btf);
+	btf_log__types(r->enc.btf, base ? btf__type_cnt(base) : 1, stdout);
+}
+
 int encode__file(const char *path, const struct btf_encoder_conf *conf, struct encode_result **out)
 {
 	struct encode_input ei = {};
@@ -342,6 +359,8 @@ int encode__file(const char *path, const struct btf_encoder_conf *conf, struct e
 		encode_result__delete(r);
 		return err;
 	}
+	if (conf->verbose)
+		encode_result__log(r);
 	*out = r;
 	return 0;
 }

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * With -V, every type of the BTF written, one line each (and one per member,
+ * value or variable), in upstream pahole's words (its btf_encoder__log_type()
+ * and friends, read in upstream's btf_encoder.c; upstream's
+ * tests/btf_verbose.sh greps them).  Upstream says them as it adds each
+ * type, with the IDs before its dedup; we say them of the final BTF, with
+ * its IDs.
+ */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <bpf/btf.h>
+#include <linux/btf.h>
+
+#include "btf_log.h"
+
+static const char *const kind_names[NR_BTF_KINDS] = {
+	[BTF_KIND_UNKN] = "UNKNOWN",	  [BTF_KIND_INT] = "INT",
+	[BTF_KIND_PTR] = "PTR",		  [BTF_KIND_ARRAY] = "ARRAY",
+	[BTF_KIND_STRUCT] = "STRUCT",	  [BTF_KIND_UNION] = "UNION",
+	[BTF_KIND_ENUM] = "ENUM",	  [BTF_KIND_FWD] = "FWD",
+	[BTF_KIND_TYPEDEF] = "TYPEDEF",	  [BTF_KIND_VOLATILE] = "VOLATILE",
+	[BTF_KIND_CONST] = "CONST",	  [BTF_KIND_RESTRICT] = "RESTRICT",
+	[BTF_KIND_FUNC] = "FUNC",	  [BTF_KIND_FUNC_PROTO] = "FUNC_PROTO",
+	[BTF_KIND_VAR] = "VAR",		  [BTF_KIND_DATASEC] = "DATASEC",
+	[BTF_KIND_FLOAT] = "FLOAT",	  [BTF_KIND_DECL_TAG] = "DECL_TAG",
+	[BTF_KIND_TYPE_TAG] = "TYPE_TAG", [BTF_KIND_ENUM64] = "ENUM64",
+};
+
+/* A name as upstream prints it: "(anon)" for none. */
+static const char *log_name(const struct btf *btf, uint32_t off)
+{
+	const char *s = off ? btf__name_by_offset(btf, off) : NULL;
+
+	return s && *s ? s : "(anon)";
+}
+
+static void log_int(FILE *out, const struct btf *btf, const struct btf_type *t)
+{
+	uint32_t v = *(const uint32_t *)(t + 1);
+	const char *enc = "(none)";
+
+	(void)btf;
+	if (BTF_INT_ENCODING(v) & BTF_INT_SIGNED)
+		enc = "SIGNED";
+	else if (BTF_INT_ENCODING(v) & BTF_INT_CHAR)
+		enc = "CHAR";
+	else if (BTF_INT_ENCODING(v) & BTF_INT_BOOL)
+		enc = "BOOL";
+	fprintf(out, " size=%u nr_bits=%u encoding=%s\n", t->size, BTF_INT_BITS(v), enc);
+}
+
+static void log_float(FILE *out, const struct btf *btf, const struct btf_type *t)
+{
+	(void)btf;
+	fprintf(out, " size=%u nr_bits=%u\n", t->size, t->size * 8);
+}
+
+static void log_ref(FILE *out, const struct btf *btf, const struct btf_type *t)
+{
+	(void)btf;
+	fprintf(out, " type_id=%u\n", t->type);
+}
+
+static void log_fwd(FILE *out, const struct btf *btf, const struct btf_type *t)
+{
+	(void)btf;
+	fprintf(out, " %s\n", btf_kflag(t) ? "union" : "struct");
+}
+
+static void log_array(FILE *out, const struct btf *btf, const struct btf_type *t)
+{
+	const struct btf_array *a = btf_array(t);
+
+	(void)btf;
+	fprintf(out, " type_id=%u index_type_id=%u nr_elems=%u\n", a->type, a->index_type,
+		a->nelems);
+}
+
+static void log_composite(FILE *out, const struct btf *btf, const struct btf_type *t)
+{
+	const struct btf_member *m = btf_members(t);
+	bool bitfields = false;
+	int i;
+
+	fprintf(out, " size=%u\n", t->size);
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		/* Upstream's form of bitfields from the first one on, as it adds them. */
+		bitfields |= btf_kflag(t) && BTF_MEMBER_BITFIELD_SIZE(m->offset);
+		if (bitfields)
+			fprintf(out, "\t%s type_id=%u bitfield_size=%u bits_offset=%u\n",
+				log_name(btf, m->name_off), m->type,
+				BTF_MEMBER_BITFIELD_SIZE(m->offset),
+				BTF_MEMBER_BIT_OFFSET(m->offset));
+		else
+			fprintf(out, "\t%s type_id=%u bits_offset=%u\n", log_name(btf, m->name_off),
+				m->type,
+				btf_kflag(t) ? BTF_MEMBER_BIT_OFFSET(m->offset) : m->offset);
+	}
+}
+
+static void log_enum(FILE *out, const struct btf *btf, const struct btf_type *t)
+{
+	const struct btf_enum *e = btf_enum(t);
+	int i;
+
+	fprintf(out, " size=%u\n", t->size);
+	for (i = 0; i < btf_vlen(t); i++, e++) {
+		if (btf_kflag(t))
+			fprintf(out, "\t%s val=%" PRId32 "\n", log_name(btf, e->name_off), e->val);
+		else
+			fprintf(out, "\t%s val=%" PRIu32 "\n", log_name(btf, e->name_off),
+				(uint32_t)e->val);
+	}
+}
+
+static void log_enum64(FILE *out, const struct btf *btf, const struct btf_type *t)
+{
+	const struct btf_enum64 *e = btf_enum64(t);
+	int i;
+
+	fprintf(out, " size=%u\n", t->size);
+	for (i = 0; i < btf_vlen(t); i++, e++) {
+		uint64_t v = btf_enum64_value(e);
+
+		if (btf_kflag(t))
+			fprintf(out, "\t%s val=%" PRId64 "\n", log_name(btf, e->name_off),
+				(int64_t)v);
+		else
+			fprintf(out, "\t%s val=%" PRIu64 "\n", log_name(btf, e->name_off), v);
+	}
+}
+
+static void log_proto(FILE *out, const struct btf *btf, const struct btf_type *t)
+{
+	const struct btf_param *p = btf_params(t);
+	int i, n = btf_vlen(t);
+
+	fprintf(out, " return=%u args=(", t->type);
+	if (!n)
+		fprintf(out, "void");
+	for (i = 0; i < n; i++, p++) {
+		const char *name = p->name_off ? btf__name_by_offset(btf, p->name_off) : NULL;
+
+		if (i)
+			fprintf(out, ", ");
+		if (!p->type && i == n - 1)
+			fprintf(out, "vararg");
+		else
+			fprintf(out, "%u %s", p->type, name ?: "(null)");
+	}
+	fprintf(out, ")\n");
+}
+
+static void log_var(FILE *out, const struct btf *btf, const struct btf_type *t)
+{
+	(void)btf;
+	fprintf(out, " type=%u linkage=%u\n", t->type, btf_var(t)->linkage);
+}
+
+static void log_datasec(FILE *out, const struct btf *btf, const struct btf_type *t)
+{
+	const struct btf_var_secinfo *v = btf_var_secinfos(t);
+	int i;
+
+	(void)btf;
+	fprintf(out, " size=%u vlen=%u\n", t->size, btf_vlen(t));
+	for (i = 0; i < btf_vlen(t); i++, v++)
+		fprintf(out, "\ttype=%u offset=%u size=%u\n", v->type, v->offset, v->size);
+}
+
+static void log_decl_tag(FILE *out, const struct btf *btf, const struct btf_type *t)
+{
+	(void)btf;
+	fprintf(out, " type_id=%u component_idx=%d\n", t->type, btf_decl_tag(t)->component_idx);
+}
+
+typedef void (*log_fn)(FILE *out, const struct btf *btf, const struct btf_type *t);
+
+static const log_fn kind_logs[NR_BTF_KINDS] = {
+	[BTF_KIND_INT] = log_int,	    [BTF_KIND_PTR] = log_ref,
+	[BTF_KIND_ARRAY] = log_array,	    [BTF_KIND_STRUCT] = log_composite,
+	[BTF_KIND_UNION] = log_composite,   [BTF_KIND_ENUM] = log_enum,
+	[BTF_KIND_FWD] = log_fwd,	    [BTF_KIND_TYPEDEF] = log_ref,
+	[BTF_KIND_VOLATILE] = log_ref,	    [BTF_KIND_CONST] = log_ref,
+	[BTF_KIND_RESTRICT] = log_ref,	    [BTF_KIND_FUNC] = log_ref,
+	[BTF_KIND_FUNC_PROTO] = log_proto,  [BTF_KIND_VAR] = log_var,
+	[BTF_KIND_DATASEC] = log_datasec,   [BTF_KIND_FLOAT] = log_float,
+	[BTF_KIND_DECL_TAG] = log_decl_tag, [BTF_KIND_TYPE_TAG] = log_ref,
+	[BTF_KIND_ENUM64] = log_enum64,
+};
+
+void btf_log__types(const struct btf *btf, uint32_t first_id, FILE *out)
+{
+	uint32_t id, n = btf__type_cnt(btf);
+
+	for (id = first_id; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		unsigned int kind = btf_kind(t);
+
+		if (kind >= NR_BTF_KINDS || !kind_logs[kind])
+			continue;
+		fprintf(out, "[%u] %s %s", id, kind_names[kind], log_name(btf, t->name_off));
+		kind_logs[kind](out, btf, t);
+	}
+}
