@@ -9,7 +9,8 @@
 # feature but distilled_base, --features is --btf_features, and the options
 # of its --help that go with -J are taken, each with its meaning (checked
 # against v1.32): the same bytes as the feature they name, or as without
-# them where they change no BTF; --lang and -X leave CUs out.
+# them where they change no BTF; --lang and -X leave CUs out; -V says each
+# type in upstream's format.
 
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -97,6 +98,34 @@ check "--lang=rust: no CU, nothing written, exit 0" \
 	"$PAHOLE" -J --lang=rust --btf_encode_detached="$TMP/none.btf" "$TMP/two.o"
 check "--lang=rust: no file" test ! -e "$TMP/none.btf"
 same_bytes "--lang=$only (the CUs' own)" "--lang=$only" ""
+# -V: each type written in upstream's format, on standard output (btf_log.c).
+cat > "$TMP/vb.c" <<'EOF2'
+enum color { RED, GREEN = 5 };
+struct bits { int i; int bf : 3; };
+struct multidim { int a1d[5]; int a2d[3][4]; char s[8]; } g_m;
+struct bits g_b;
+enum color g_c;
+int vsum(int n, ...) { return n; }
+EOF2
+gcc -g -O2 -c "$TMP/vb.c" -o "$TMP/vb.o" || die "gcc failed"
+"$PAHOLE" -J -V --btf_encode_detached="$TMP/vb.btf" "$TMP/vb.o" > "$TMP/vb.out" 2> /dev/null
+for re in '\[[0-9]+\] INT int size=4 nr_bits=32 encoding=SIGNED' \
+	'\[[0-9]+\] STRUCT multidim size=76' '	a2d type_id=[0-9]+ bits_offset=160' \
+	'\[[0-9]+\] ARRAY \(anon\) type_id=[0-9]+ index_type_id=[0-9]+ nr_elems=3' \
+	'\[[0-9]+\] STRUCT bits size=8' '	i type_id=[0-9]+ bits_offset=0' \
+	'	bf type_id=[0-9]+ bitfield_size=3 bits_offset=32' '\[[0-9]+\] ENUM color size=4' \
+	'	GREEN val=5' '\[[0-9]+\] FUNC_PROTO \(anon\) return=[0-9]+ args=\([0-9]+ n, vararg\)' \
+	'\[[0-9]+\] FUNC vsum type_id=[0-9]+'; do
+	if grep -qxE -- "$re" "$TMP/vb.out"; then
+		ok "-V: a line /$re/"
+	else
+		not_ok "-V: no line /$re/ in: $(head -c 600 "$TMP/vb.out")"
+	fi
+done
+n=$(grep -cE '^\[[0-9]+\] ' "$TMP/vb.out")
+want=$(bpftool btf dump file "$TMP/vb.btf" | grep -c '^\[')
+check "-V: a line per type ($n, bpftool counts $want)" test "$n" = "$want"
+
 dv=$("$PAHOLE" --devel_version)
 [[ $dv =~ ^v1\.32(-g[0-9a-f]{12})?$ ]] && ok "--devel_version: $dv" || not_ok "--devel_version: '$dv'"
 dv=$(PAHOLE_COMPAT=v1.31 "$PAHOLE" --devel_version)
