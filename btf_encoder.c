@@ -829,6 +829,8 @@ int btf_encoder__new(const struct btf_encoder_input *in, struct btf_encoder **ou
 	if (!e)
 		return -ENOMEM;
 	e->in = in;
+	e->sigs = btf_encoder_conf__has(in->conf, BTF_FEAT_TRUE_SIGNATURE) ||
+		  btf_encoder_conf__follows(in->conf, BTF_RULE_FUNCS_V132);
 	die_reader__init(&e->cu.reader, in->debug_info, in->debug_info_end);
 	return 0;
 }

@@ -189,6 +189,12 @@ struct btf_encoder_cu {
 
 struct btf_encoder {
 	const struct btf_encoder_input *in; /* the input's facts; in->conf the options */
+	/*
+	 * Sightings judged by upstream's later rules (btf_encoder_sigs.c):
+	 * v1.32's FUNCs or true_signature; asked for every function and
+	 * parameter, so worked out once.
+	 */
+	bool sigs;
 	struct btf *btf; /* the current chunk's */
 	struct btf_chunk *chunk;
 	DARRAY(struct btf_chunk *) chunks;

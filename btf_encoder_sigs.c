@@ -38,11 +38,9 @@
 
 #include "btf_encoder_priv.h"
 
-/* Upstream's later rules judge the sightings: v1.32's FUNCs, or true_signature's. */
 static bool sigs_on(const struct btf_encoder *e)
 {
-	return btf_encoder__has(e, BTF_FEAT_TRUE_SIGNATURE) ||
-	       btf_encoder_conf__follows(e->in->conf, BTF_RULE_FUNCS_V132);
+	return e->sigs;
 }
 
 void btf_encoder__sig_begin_unit(struct btf_encoder *e, Dwarf_Die *cu_die)
