@@ -155,6 +155,20 @@ corpus_dir()
 		die "could not unpack the corpus into $BUILDDIR/corpus"
 }
 
+# The interpreter that python3 names, found once and exported: behind a
+# version manager's shim (pyenv's is a shell script) every start of python3
+# costs ~0.6 s, and the tests start it thousands of times.
+if [ -z "${PYTHON:-}" ] && command -v python3 > /dev/null; then
+	PYTHON=$(python3 -c 'import sys; print(sys.executable)' 2> /dev/null)
+fi
+export PYTHON
+if [ -n "${PYTHON:-}" ]; then
+	python3()
+	{
+		"$PYTHON" "$@"
+	}
+fi
+
 btfcanon()
 {
 	python3 "$BTFCANON" "$@"
