@@ -138,7 +138,7 @@ check-asan check-tsan: check-%: deps
 # errors on the mutated inputs (sanitizer reports still go to stderr).
 # `make check FUZZ_RUNS=0` leaves the fuzzing out.
 FUZZ_DIR ?= build-fuzz
-FUZZ_RUNS ?= 400000
+FUZZ_RUNS ?= 60000
 FUZZ_SEED ?= 1
 FUZZ_TIME ?= 600
 FUZZ_TIMEOUT ?= 20

@@ -163,9 +163,11 @@ if [ -z "${PYTHON:-}" ] && command -v python3 > /dev/null; then
 fi
 export PYTHON
 if [ -n "${PYTHON:-}" ]; then
+	# -S: no site module (pyenv's imports certifi, doubling a start); the
+	# tests' Python needs the standard library only.
 	python3()
 	{
-		"$PYTHON" "$@"
+		"$PYTHON" -S "$@"
 	}
 fi
 

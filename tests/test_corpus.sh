@@ -6,6 +6,10 @@
 # the same in v1.32 mode (PAHOLE_COMPAT unset) against what pahole v1.32
 # encodes (the corpus's reference/v1.32).  Skips without ../shared, fails
 # without it under CI=true.
+# TEST_FAST=1 (the sanitizer passes of make check, where a vmlinux encode
+# is several times slower): the 6.1 vmlinux with global_var (every feature
+# of default, and the variables) in v1.31 mode and with default in v1.32
+# mode, and the modules in both; the other encodings are the plain pass's.
 
 # The BTF kinds compared; empty compares every kind.
 KINDS=${KINDS:-}
@@ -84,9 +88,18 @@ encode()
 	fi
 }
 
-encode default vmlinux.default.btf --btf_features=default
-encode plain vmlinux.plain.btf
+FAST=${TEST_FAST:-0}
+# full: the rest of the test runs only in the whole form.
+full()
+{
+	[ "$FAST" != 1 ]
+}
+full && encode default vmlinux.default.btf --btf_features=default
+full && encode plain vmlinux.plain.btf
 encode global_var vmlinux.global_var.btf --btf_features=default,global_var
+# The whole form's encodings of vmlinux, to "fi # full" (not indented: a
+# Python program is among them).
+if full; then
 # What Linux 6.1's scripts/pahole-flags.sh passes: the same BTF as default.
 encode linux61 vmlinux.default.btf --btf_gen_floats --lang_exclude=rust \
 	--skip_encoding_btf_inconsistent_proto --btf_gen_optimized
@@ -151,6 +164,7 @@ sig_delta true_signature "$TMP/default.btf" \
 sig_delta true_signature612 "$TMP/linux612.btf" \
 	"$(dirname "$0")/fixtures/true_signature/vmlinux-6.12.upstream-1436daf.gz" \
 	"$corpus/vmlinux-6.12.117+deb12-cloud-amd64"
+fi # full
 
 # Modules: split BTF on the reference vmlinux BTF.
 BASE=$corpus/reference/vmlinux.default.btf
@@ -177,12 +191,14 @@ RELEASE=v1.32
 [ -d "$corpus/reference/v1.32" ] || die "no $corpus/reference/v1.32 (../shared/tools/corpus unpacks it)"
 vmlinux=$corpus/vmlinux-6.1.0-57-cloud-amd64
 encode default.v1.32 v1.32/vmlinux.default.btf --btf_features=default
-encode plain.v1.32 v1.32/vmlinux.plain.btf
-encode global_var.v1.32 v1.32/vmlinux.global_var.btf --btf_features=default,global_var
-vmlinux=$corpus/vmlinux-6.12.117+deb12-cloud-amd64 encode linux612.v1.32 \
-	v1.32/vmlinux-6.12.default.btf \
-	--btf_features=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs \
-	--lang_exclude=rust
+if full; then
+	encode plain.v1.32 v1.32/vmlinux.plain.btf
+	encode global_var.v1.32 v1.32/vmlinux.global_var.btf --btf_features=default,global_var
+	vmlinux=$corpus/vmlinux-6.12.117+deb12-cloud-amd64 encode linux612.v1.32 \
+		v1.32/vmlinux-6.12.default.btf \
+		--btf_features=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs \
+		--lang_exclude=rust
+fi
 BASE=$corpus/reference/v1.32/vmlinux.default.btf
 for m in virtio_blk nf_conntrack fuse; do
 	vmlinux=$corpus/modules/$m.ko encode "$m.v1.32" "v1.32/$m.default.btf" --btf_features=default \
