@@ -21,10 +21,10 @@
 #  5. read-only: a 0444 file, a 0555 directory (as an unprivileged user),
 #     an immutable file or directory and a read-only mount (as root): exit 1,
 #     one line naming the file, nothing changed or left behind.
-# KILL_TRIES (12) and SIG_TRIES (3) set how many SIGKILLs, and SIGTERMs and
+# KILL_TRIES (8) and SIG_TRIES (2) set how many SIGKILLs, and SIGTERMs and
 # SIGINTs each, part 3 spreads evenly over one run (fewer when encoding is slow).
-KILL_TRIES=${KILL_TRIES:-12}
-SIG_TRIES=${SIG_TRIES:-3}
+KILL_TRIES=${KILL_TRIES:-8}
+SIG_TRIES=${SIG_TRIES:-2}
 
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"

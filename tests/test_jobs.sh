@@ -12,7 +12,7 @@
 #   lto        gcc -flto: units that refer into each other, encoded as one CU
 #   modules    the corpus modules, split BTF on the reference vmlinux BTF
 #   vmlinux    the corpus vmlinux, with true_signature too, and VMLINUX_RUNS
-#              (5) runs of -j8 must agree
+#              (3) runs of -j8 must agree
 # The corpus parts are skipped (with a note) when ../shared is missing.
 #
 # Under ThreadSanitizer (SANITIZER=thread, set by tests/CMakeLists.txt in a
@@ -27,7 +27,7 @@
 need_pahole
 make_tmp
 
-VMLINUX_RUNS=${VMLINUX_RUNS:-5}
+VMLINUX_RUNS=${VMLINUX_RUNS:-3}
 ENCODE_TIMEOUT=${ENCODE_TIMEOUT:-900}
 SANITIZER=${SANITIZER:-}
 if [ "$SANITIZER" = thread ]; then

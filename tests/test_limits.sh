@@ -6,7 +6,8 @@
 #      its base), at -j1 and -j2, detached and in place: each run either
 #      succeeds with the bytes of the unlimited run, or exits 1 with one line
 #      that names the file and says memory ran out, writes nothing, leaves
-#      its input as it was and no temporary file (vmlinux at -j8 too);
+#      its input as it was and no temporary file (vmlinux at -j8 too, from
+#      the smallest limit -j2 passes at);
 #   1b. the band of limits where the workers run out of memory at nearly
 #      the same time (from the last failing limit of part 1 to the first
 #      passing one, in thirds), each run at -j2 (detached and in place) and
@@ -126,9 +127,12 @@ for mb in $LIMITS; do
 		judge "module $j, $mb MB, in place" $? "$TMP/in/mod.ko" "$TMP/in/mod.ko" "$MOD_INPLACE"
 	done
 done
-for mb in $LIMITS; do
-	for j in -j1 -j2 -j8; do
+# -j8 from the smallest limit -j2 passes at: below it, the early failures
+# (reading the file, the symbols, the first units) are those -j1 and -j2 meet.
+for j in -j1 -j2 -j8; do
+	for mb in $LIMITS; do
 		skip_limit "$j" "$mb" && continue
+		[ "$j" = -j8 ] && [ "$mb" -lt "${PASSED[-j2,min]:-0}" ] && continue
 		rm -f "$TMP/out.btf"
 		run_limited $((mb * 1024)) -J $j --btf_features=default \
 			--btf_encode_detached="$TMP/out.btf" "$VM"
