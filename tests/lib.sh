@@ -176,6 +176,14 @@ btfcanon()
 	python3 "$BTFCANON" "$@"
 }
 
+# fsig FILE: what any write to FILE, or a rename over it, changes: its inode,
+# size, and modification and change times (ns).  A test that must show a big
+# input left alone compares it before and after rather than hash the file.
+fsig()
+{
+	stat -c '%i %s %y %z' "$1"
+}
+
 # sha256 FILE: print FILE's sha256 (or "absent").
 sha256()
 {

@@ -89,11 +89,10 @@ encode()
 	fi
 }
 
-FAST=${TEST_FAST:-0}
-# full: the rest of the test runs only in the whole form.
+# full: whether this is the whole form (not TEST_FAST's).
 full()
 {
-	[ "$FAST" != 1 ]
+	[ "${TEST_FAST:-0}" != 1 ]
 }
 full && encode default vmlinux.default.btf --btf_features=default
 full && encode plain vmlinux.plain.btf

@@ -375,7 +375,7 @@ check_file()
 	# bpftool's lines: the same as btfcanon's (test_types checks that the
 	# two agree) from one quick process rather than a Python start.
 	if ! btf_canon_bpftool "$btf" > "$base.canon" 2> "$base.canonerr"; then
-		not_ok "$label: canonical form (btfcanon/bpftool cannot read it)"
+		not_ok "$label: canonical form (bpftool cannot read it)"
 		head -c 2000 "$base.canonerr" | sed 's/^/    /'
 		return
 	fi

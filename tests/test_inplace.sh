@@ -403,16 +403,15 @@ fi
 signal_try()
 {
 	local sig=$1 delay=$2 file=$3 pid now before
-	# Inode, size, mtime and ctime: what any write or rename changes, so
-	# that an untouched file needs no hashing.
-	before=$(stat -c '%i %s %y %z' "$file")
+	# An untouched file (fsig in lib.sh) needs no hashing.
+	before=$(fsig "$file")
 	"$PAHOLE" -J "${FEATURES[@]}" "$file" > "$TMP/stdout" 2> "$TMP/stderr" &
 	pid=$!
 	sleep "$(awk -v ms="$delay" 'BEGIN { printf "%.3f", ms / 1000 }')"
 	kill -s "$sig" "$pid" 2> /dev/null
 	wait "$pid" 2> /dev/null
 	RC=$?
-	if [ "$(stat -c '%i %s %y %z' "$file")" = "$before" ]; then
+	if [ "$(fsig "$file")" = "$before" ]; then
 		now=${HASH[$file]}
 	else
 		now=$(fhash "$file")

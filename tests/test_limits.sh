@@ -43,14 +43,6 @@ cp "$MOD" "$TMP/in/mod.ko"
 MOD_INPLACE=$(sha256sum < "$TMP/in/mod.ko")
 MOD_SHA=$(sha256sum < "$MOD")
 
-# fsig FILE: what any write to FILE, or a rename over it, changes: its inode,
-# size, and modification and change times (ns).  Far cheaper than hashing the
-# 590 MB vmlinux after each of the many runs that must leave it alone.
-fsig()
-{
-	stat -c '%i %s %y %z' "$1"
-}
-
 # judge WHAT RC INPUT OUT WANT: a run's outcome, as part 1 says (at the last
 # limit, a pass).  OUT is the
 # output (detached) or the input written in place; WANT the bytes (a file)
@@ -149,19 +141,25 @@ done
 # run replaced it.
 objcopy --remove-section=.BTF "$VM" "$TMP/vmlinux.nobtf" || die "objcopy $VM"
 ln -f "$TMP/vmlinux.nobtf" "$TMP/in/vmlinux"
+# in_place WHAT RC: a run's outcome on in/vmlinux: a pass has added .BTF (and
+# in/vmlinux is linked to the vmlinux without it again), a failure is judged.
+in_place()
+{
+	local what=$1 rc=$2
+	if [ "$rc" -ne 0 ]; then
+		judge "$what" "$rc" "$TMP/in/vmlinux" "$TMP/in/vmlinux" none
+		return
+	fi
+	if readelf -SW "$TMP/in/vmlinux" | grep -q ' \.BTF '; then
+		ok "$what: passed, .BTF added"
+	else
+		not_ok "$what: passed without .BTF"
+	fi
+	ln -f "$TMP/vmlinux.nobtf" "$TMP/in/vmlinux"
+}
 for mb in 130 350 550 900 1400; do
 	run_limited $((mb * 1024)) -J -j2 --btf_features=default "$TMP/in/vmlinux"
-	rc=$?
-	if [ $rc -eq 0 ]; then
-		if readelf -SW "$TMP/in/vmlinux" | grep -q ' \.BTF '; then
-			ok "vmlinux -j2, $mb MB, in place: passed, .BTF added"
-		else
-			not_ok "vmlinux -j2, $mb MB, in place: passed without .BTF"
-		fi
-		ln -f "$TMP/vmlinux.nobtf" "$TMP/in/vmlinux"
-	else
-		judge "vmlinux -j2, $mb MB, in place" $rc "$TMP/in/vmlinux" "$TMP/in/vmlinux" none
-	fi
+	in_place "vmlinux -j2, $mb MB, in place" $?
 done
 
 echo "== 1b. the threads racing to fail, around the limit"
@@ -205,27 +203,19 @@ band()
 	done
 }
 # race J MB LOAD WHERE: one run of the band, judged as in part 1; WHERE is
-# detached or in place (on the vmlinux without .BTF, linked again after a pass).
+# detached or in place (in_place).
 race()
 {
-	local j=$1 mb=$2 load=$3 where=$4 rc
+	local j=$1 mb=$2 load=$3 where=$4
 	[ "$load" = busy ] && hog_start
 	rm -f "$TMP/out.btf"
 	if [ "$where" = detached ]; then
 		run_limited $((mb * 1024)) -J "$j" --btf_features=default \
 			--btf_encode_detached="$TMP/out.btf" "$VM"
-		rc=$?
-		judge "race: vmlinux $j, $mb MB, $load, detached" $rc "$VM" "$TMP/out.btf" "$TMP/vm.btf"
+		judge "race: vmlinux $j, $mb MB, $load, detached" $? "$VM" "$TMP/out.btf" "$TMP/vm.btf"
 	else
 		run_limited $((mb * 1024)) -J "$j" --btf_features=default "$TMP/in/vmlinux"
-		rc=$?
-		if [ $rc -eq 0 ]; then
-			ok "race: vmlinux $j, $mb MB, $load, in place: passed"
-			ln -f "$TMP/vmlinux.nobtf" "$TMP/in/vmlinux"
-		else
-			judge "race: vmlinux $j, $mb MB, $load, in place" $rc "$TMP/in/vmlinux" \
-				"$TMP/in/vmlinux" none
-		fi
+		in_place "race: vmlinux $j, $mb MB, $load, in place" $?
 	fi
 	hog_stop
 }

@@ -72,13 +72,13 @@ strip_kind()
 	cut -f2- | LC_ALL=C sort
 }
 
-# check_btf LABEL BTF EXPECT_FILE TOKENS: the libbpf, expect, canon and
-# kernel checks of one encoded file, in the caller's mode $mname; prints one
-# line for all of them.
+# check_btf LABEL BTF EXPECT_FILE TOKENS MODE: the libbpf, expect, canon and
+# kernel checks of one file encoded in MODE; prints one line for all of them.
 check_btf()
 {
-	local label=$1 btf=$2 expect=$3 tokens=$4
-	local base=${btf%.btf} failed=() details=() rc
+	local label=$1 btf=$2 expect=$3 tokens=$4 mode=$5
+	local base=${btf%.btf} failed=() details=() rc cross=0
+	[ $USE_BTFCANON -eq 1 ] && [[ " $CROSS_MODES " == *" $mode "* ]] && cross=1
 
 	if bpftool btf dump file "$btf" format raw > "$base.dump" 2> "$base.dumperr"; then
 		btf_canon_awk < "$base.dump" | strip_kind > "$base.bpftool-canon"
@@ -90,7 +90,7 @@ check_btf()
 	if ! expect_lines "$expect" "$tokens" > "$base.expected"; then
 		die "bad expectation file $expect"
 	fi
-	if [ $USE_BTFCANON -eq 1 ] && [[ " $CROSS_MODES " == *" $mname "* ]]; then
+	if [ $cross -eq 1 ]; then
 		if python3 "$BTFCANON" canon "$btf" > "$base.canon-raw" 2> "$base.canonerr"; then
 			strip_kind < "$base.canon-raw" > "$base.canon"
 		else
@@ -105,8 +105,8 @@ check_btf()
 			failed+=(expect)
 			details+=("BTF differs from $(basename "$expect") [$tokens]:"$'\n'"$(show_diff "$base.expected" "$base.canon")")
 		fi
-		if [ $USE_BTFCANON -eq 1 ] && [[ " $CROSS_MODES " == *" $mname "* ]] &&
-		   [ -f "$base.bpftool-canon" ] && ! cmp -s "$base.canon" "$base.bpftool-canon"; then
+		if [ $cross -eq 1 ] && [ -f "$base.bpftool-canon" ] &&
+		   ! cmp -s "$base.canon" "$base.bpftool-canon"; then
 			failed+=(canon)
 			details+=("btfcanon (expected) and bpftool (got) disagree:"$'\n'"$(show_diff "$base.canon" "$base.bpftool-canon")")
 		fi
@@ -161,7 +161,7 @@ for src in "$FIXTURES"/types_*.c; do
 					head -c 2000 "$btf.out" | sed 's/^/    /'
 					continue
 				fi
-				check_btf "$label" "$btf" "$expect" "$cc dwarf$dwarf $mtokens"
+				check_btf "$label" "$btf" "$expect" "$cc dwarf$dwarf $mtokens" "$mname"
 			done
 		done
 	done
@@ -177,7 +177,8 @@ for mode in "${MODES[@]}"; do
 	# shellcheck disable=SC2086 # $mopts is a list of options
 	if "$PAHOLE" -J $mopts --btf_encode_detached="$btf" "$TMP/gnu.o" > "$btf.out" 2>&1 &&
 	   [ -s "$btf" ]; then
-		check_btf "gnu_annotations $mname" "$btf" "$FIXTURES/gnu_annotations.expect" "$mtokens"
+		check_btf "gnu_annotations $mname" "$btf" "$FIXTURES/gnu_annotations.expect" "$mtokens" \
+			"$mname"
 	else
 		not_ok "gnu_annotations $mname: encode: $(head -n 2 "$btf.out")"
 	fi
