@@ -21,22 +21,48 @@
 #include "lib/btf_types.h"
 /* ---- adding the functions, once every encoder is done ---- */
 
-/* Why a function is left out, or NULL when it is encoded. */
+/*
+ * Why a function is left out, one wording whichever rules found it (v1.31's
+ * merge below, or a later release's in sig_choose()); -V prints them.
+ */
+enum func_skip {
+	FUNC_KEPT,
+	FUNC_SKIP_INCONSISTENT,
+	FUNC_SKIP_UNEXPECTED_REG,
+	FUNC_SKIP_UNCERTAIN_LOC,
+	FUNC_SKIP_REORDERED,
+	FUNC_SKIP_OPTIMIZED,
+	FUNC_SKIP_AMBIGUOUS,
+};
+
+static const char *const func_skip_words[] = {
+	[FUNC_KEPT] = NULL,
+	[FUNC_SKIP_INCONSISTENT] = "its prototype differs between CUs",
+	[FUNC_SKIP_UNEXPECTED_REG] = "a parameter is not in the register the ABI assigns it",
+	[FUNC_SKIP_UNCERTAIN_LOC] = "a parameter's location is uncertain",
+	[FUNC_SKIP_REORDERED] = "its parameters are reordered",
+	[FUNC_SKIP_OPTIMIZED] = "parameters are optimized out and its ABI changed",
+	[FUNC_SKIP_AMBIGUOUS] = "its name belongs to several addresses",
+};
+
+/* Why v1.31's rules leave a function out, or NULL when it is encoded. */
 static const char *func_skip_reason(const struct btf_encoder_conf *conf,
 				    const struct elf_functions_entry *entry,
 				    const struct btf_func_state *s)
 {
+	enum func_skip why = FUNC_KEPT;
+
 	if (!btf_encoder_conf__has(conf, BTF_FEAT_CONSISTENT_FUNC))
 		return NULL;
 	if (s->inconsistent_proto)
-		return "its prototype differs between CUs";
-	if (s->unexpected_reg)
-		return "a parameter is not in the register the ABI assigns it";
-	if (s->uncertain_parm_loc)
-		return "a parameter's location is uncertain";
-	if (entry->ambiguous_addr)
-		return "its name belongs to several addresses";
-	return NULL;
+		why = FUNC_SKIP_INCONSISTENT;
+	else if (s->unexpected_reg)
+		why = FUNC_SKIP_UNEXPECTED_REG;
+	else if (s->uncertain_parm_loc)
+		why = FUNC_SKIP_UNCERTAIN_LOC;
+	else if (entry->ambiguous_addr)
+		why = FUNC_SKIP_AMBIGUOUS;
+	return func_skip_words[why];
 }
 
 /* The state of the first CU that defined @entry, merged with all others. */
@@ -302,23 +328,25 @@ static const struct sig_seen *sig_canonical(const struct sig_seen *v, size_t n, 
 	return first ?: v132 && addressed ? addressed : v;
 }
 
-/* Why upstream's rules leave a function out, in the words of func_skip_reason(). */
+/* Why a later release's rules leave a function out: their precedence, not v1.31's. */
 static const char *sig_skip_reason(bool unexpected, bool uncertain, bool reordered, bool optimized,
 				   bool inconsistent, bool ambiguous)
 {
+	enum func_skip why = FUNC_KEPT;
+
 	if (unexpected)
-		return "a parameter is not in the register the ABI assigns it";
-	if (inconsistent)
-		return "its prototype differs between CUs";
-	if (uncertain)
-		return "a parameter's location is uncertain";
-	if (reordered)
-		return "its parameters are reordered";
-	if (optimized)
-		return "parameters are optimized out and its ABI changed";
-	if (ambiguous)
-		return "its name belongs to several addresses";
-	return NULL;
+		why = FUNC_SKIP_UNEXPECTED_REG;
+	else if (inconsistent)
+		why = FUNC_SKIP_INCONSISTENT;
+	else if (uncertain)
+		why = FUNC_SKIP_UNCERTAIN_LOC;
+	else if (reordered)
+		why = FUNC_SKIP_REORDERED;
+	else if (optimized)
+		why = FUNC_SKIP_OPTIMIZED;
+	else if (ambiguous)
+		why = FUNC_SKIP_AMBIGUOUS;
+	return func_skip_words[why];
 }
 
 /* Upstream's choice for @v[0..@n), in CU order, in @mode; why none in *@why. */
