@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <dwarf.h>
@@ -34,6 +35,7 @@
 #include <libelf.h>
 
 #include "dwarf_loader.h"
+#include "lib/darray.h"
 #include "lib/elf_scn.h"
 #include "lib/elfutils.h"
 
@@ -483,6 +485,13 @@ Elf *dwarf_loader__elf(const struct dwarf_loader *l)
 	return l->elf;
 }
 
+/* What -V says of a chunk: what bench/cores.sh models the walls at any -j from. */
+struct chunk_time {
+	uint32_t index, nr_units;
+	uint64_t bytes;
+	double cpu; /* the worker's, taking the chunk and encoding it */
+};
+
 /* The CU queue shared by the workers. */
 struct cu_queue {
 	pthread_mutex_t lock;
@@ -496,6 +505,7 @@ struct cu_queue {
 	dwarf_chunk_fn fn;
 	const struct dwarf_cu_filter *filter;
 	int verbose;
+	DARRAY(struct chunk_time) times; /* with -V, under the lock */
 };
 
 struct worker {
@@ -677,10 +687,56 @@ static void cu_queue__fail(struct cu_queue *q, int err)
 	pthread_mutex_unlock(&q->lock);
 }
 
+static double thread_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* With -V, the CPU @chunk took since @start; only -V's lines miss it when out of memory. */
+static void cu_queue__note(struct cu_queue *q, const struct dwarf_chunk *chunk, double start)
+{
+	struct chunk_time *t;
+	double cpu;
+
+	if (!q->verbose)
+		return;
+	cpu = thread_cpu() - start;
+	pthread_mutex_lock(&q->lock);
+	t = darray__push(&q->times);
+	if (t)
+		*t = (struct chunk_time){ chunk->index, chunk->nr, chunk->end - chunk->start, cpu };
+	pthread_mutex_unlock(&q->lock);
+}
+
+static int chunk_time__cmp(const void *a, const void *b)
+{
+	const struct chunk_time *x = a, *y = b;
+
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* -V: one line per chunk, in .debug_info order, the same at every -j but for the CPU. */
+static void cu_queue__print_times(struct cu_queue *q)
+{
+	size_t i;
+
+	qsort(q->times.data, q->times.nr, sizeof(*q->times.data), chunk_time__cmp);
+	for (i = 0; i < q->times.nr; i++) {
+		const struct chunk_time *t = &q->times.data[i];
+
+		fprintf(stderr, "pahole: chunk %u: %u units, %llu bytes, %.4f s CPU\n", t->index,
+			t->nr_units, (unsigned long long)t->bytes, t->cpu);
+	}
+}
+
 static void *worker__run(void *arg)
 {
 	struct worker *w = arg;
 	struct dwarf_chunk *chunk = calloc(1, sizeof(*chunk));
+	double start = thread_cpu();
 
 	if (!chunk) {
 		cu_queue__fail(w->queue, -ENOMEM);
@@ -694,6 +750,8 @@ static void *worker__run(void *arg)
 			cu_queue__fail(w->queue, err);
 			break;
 		}
+		cu_queue__note(w->queue, chunk, start);
+		start = thread_cpu();
 	}
 	free(chunk->cu_die);
 	free(chunk->cu_index);
@@ -744,6 +802,9 @@ int dwarf_loader__for_each_chunk(struct dwarf_loader *l, unsigned int nr_workers
 		worker__run(&workers[0]);
 	for (i = 0; i < started; i++)
 		pthread_join(workers[i].thread, NULL);
+	if (!q.err && verbose)
+		cu_queue__print_times(&q);
+	darray__free(&q.times);
 	free(workers);
 	pthread_mutex_destroy(&q.lock);
 	return q.err;

@@ -359,8 +359,12 @@ int encode__file(const char *path, const struct btf_encoder_conf *conf, struct e
 		encode_result__delete(r);
 		return err;
 	}
-	if (conf->verbose)
+	if (conf->verbose) {
+		double start = clock__now();
+
 		encode_result__log(r);
+		fprintf(stderr, "pahole: listing the types (-V): %.3f s\n", clock__now() - start);
+	}
 	*out = r;
 	return 0;
 }
