@@ -832,6 +832,8 @@ int btf_encoder__new(const struct btf_encoder_input *in, struct btf_encoder **ou
 	e->sigs = btf_encoder_conf__has(in->conf, BTF_FEAT_TRUE_SIGNATURE) ||
 		  btf_encoder_conf__follows(in->conf, BTF_RULE_FUNCS_V132);
 	die_reader__init(&e->cu.reader, in->debug_info, in->debug_info_end);
+	dwarf_locs__init(&e->locs, in->debug_loc, in->debug_loc_end, in->debug_loclists,
+			 in->debug_loclists_end, in->big_endian, in->libdw_lock);
 	return 0;
 }
 
@@ -853,6 +855,7 @@ void btf_encoder__delete(struct btf_encoder *e)
 	darray__free(&e->resolved_decls);
 	arena__free(&e->arena);
 	ptr_map__free(&e->strs);
+	dwarf_locs__free(&e->locs);
 	btf_encoder_cu__free(&e->cu);
 	free(e);
 }

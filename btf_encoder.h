@@ -127,11 +127,14 @@ struct btf_encoder_input {
 	/*
 	 * Serializes dwarf_getlocations() and dwarf_getlocation_attr(): they
 	 * fill libdw's location caches, which are not safe to share between
-	 * threads unless libdw was built with --enable-thread-safety.
+	 * threads unless libdw was built with --enable-thread-safety.  Most
+	 * locations are read without them (dwarf_locs.h).
 	 */
 	pthread_mutex_t *libdw_lock;
 	/* .debug_info as libdw reads it (dwarf_loader__debug_info()), or NULLs. */
 	const unsigned char *debug_info, *debug_info_end;
+	/* .debug_loc and .debug_loclists likewise (dwarf_loader__debug_locs()). */
+	const unsigned char *debug_loc, *debug_loc_end, *debug_loclists, *debug_loclists_end;
 	/*
 	 * The units of the file are one CU (dwarf_loader__merged(): an LTO
 	 * build), handed out as one chunk: the encoder walks them as one CU,

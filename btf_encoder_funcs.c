@@ -40,11 +40,12 @@ static bool btf_encoder__has_struct_param(const struct btf_encoder *e, const str
  * parameter anywhere forgives; a named packed struct past the registers makes
  * the function's locations uncertain.
  */
-static void btf_encoder__check_params(struct btf_encoder *e, struct cu_func *f)
+static int btf_encoder__check_params(struct btf_encoder *e, struct cu_func *f)
 {
 	const struct param_regs *regs = &e->in->param_regs;
 	bool unexpected = false;
 	uint32_t i;
+	int err;
 
 	for (i = 0; i < f->nr_params; i++) {
 		const struct cu_param *p = &e->cu.params.data[f->first_param + i];
@@ -55,7 +56,9 @@ static void btf_encoder__check_params(struct btf_encoder *e, struct cu_func *f)
 			continue;
 		}
 		expected = regs->regs[i] < 0 ? -1 : DW_OP_reg0 + regs->regs[i];
-		reg = param_loc__reg((Dwarf_Attribute *)&p->loc_attr, expected, e->in->libdw_lock);
+		err = param_loc__reg(&e->locs, (Dwarf_Attribute *)&p->loc_attr, expected, &reg);
+		if (err)
+			return err;
 		if (reg < 0)
 			f->optimized_parms = true;
 		else if (expected >= 0 && reg != expected)
@@ -68,6 +71,7 @@ static void btf_encoder__check_params(struct btf_encoder *e, struct cu_func *f)
 						 e->cu.params.data[f->first_param + i].proto.type,
 						 e->cu.reader.addr_size))
 			f->uncertain_parm_loc = true;
+	return 0;
 }
 
 static int btf_encoder__collect_params(struct btf_encoder *e, Dwarf_Die *die, struct cu_func *f)
@@ -96,9 +100,9 @@ static int btf_encoder__collect_params(struct btf_encoder *e, Dwarf_Die *die, st
 			param->loc_attr = p.location_attr;
 			param->has_location = p.has_location;
 			param->has_const_value = p.has_const_value;
-			btf_encoder__sig_collect_param(e, &child);
-			err = btf_encoder__collect_decl_tags(e, &child,
-							     e->cu.params.nr - 1 - f->first_param);
+			err = btf_encoder__sig_collect_param(e, &child);
+			err = err ?: btf_encoder__collect_decl_tags(
+					      e, &child, e->cu.params.nr - 1 - f->first_param);
 			err = err   ?:
 				      btf_encoder__push_gnu_decl_tags(
 					      e, &p, e->cu.params.nr - 1 - f->first_param);
@@ -316,6 +320,7 @@ int btf_encoder__save_cu_funcs(struct btf_encoder *e)
 
 	for (i = 0; i < e->cu.funcs.nr; i++) {
 		struct cu_func *f = &e->cu.funcs.data[i];
+		int err;
 
 		f->ret_type = btf_encoder__resolve_ref(e, f->ret_type);
 		for (j = 0; j < f->nr_params; j++) {
@@ -324,7 +329,9 @@ int btf_encoder__save_cu_funcs(struct btf_encoder *e)
 			p->type = btf_encoder__resolve_ref(e, p->type);
 		}
 		/* Its uncertain locations are both releases' rule. */
-		btf_encoder__check_params(e, f);
+		err = btf_encoder__check_params(e, f);
+		if (err)
+			return err;
 	}
 	if (v131)
 		btf_encoder__pass_on_unexpected(e);

@@ -45,6 +45,7 @@
 #include "btf_encoder.h"
 #include "die_attrs.h"
 #include "die_reader.h"
+#include "dwarf_locs.h"
 #include "elf_functions.h"
 #include "func_sigs.h"
 #include "lib/arena.h"
@@ -210,6 +211,7 @@ struct btf_encoder {
 	/* The names of the declarations its chunks' dedups resolved, in the arena. */
 	DARRAY(const char *) resolved_decls;
 	struct ptr_map strs; /* the DWARF's strings -> their offsets in the chunk's BTF */
+	struct dwarf_locs locs; /* the parameters' locations, read without libdw's cache */
 	struct btf_encoder_cu cu;
 	/* The first corrupt DIE found (btf_encoder__corrupt()), for the error line. */
 	uint64_t corrupt_off;
@@ -338,7 +340,7 @@ void btf_encoder__sig_begin_unit(struct btf_encoder *e, Dwarf_Die *cu_die);
 /* Reads what the rules need of function @die into @f. */
 void btf_encoder__sig_collect_func(struct btf_encoder *e, Dwarf_Die *die, struct cu_func *f);
 /* Reads parameter @die, the last of e->cu.params, when true_signature is on. */
-void btf_encoder__sig_collect_param(struct btf_encoder *e, Dwarf_Die *die);
+int btf_encoder__sig_collect_param(struct btf_encoder *e, Dwarf_Die *die);
 /* Once the CU is resolved: passes the concrete parameters' facts on to their origins. */
 void btf_encoder__sig_share(struct btf_encoder *e);
 /* Saves the sighting @f (the @nr-th function of the CU) into @node. */

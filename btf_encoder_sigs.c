@@ -73,13 +73,13 @@ void btf_encoder__sig_collect_func(struct btf_encoder *e, Dwarf_Die *die, struct
 						   &e->cu.ref_ctx);
 }
 
-void btf_encoder__sig_collect_param(struct btf_encoder *e, Dwarf_Die *die)
+int btf_encoder__sig_collect_param(struct btf_encoder *e, Dwarf_Die *die)
 {
 	struct sig_param *sp = &e->cu.params.data[e->cu.params.nr - 1].sig;
 	Dwarf_Attribute attr;
 
 	if (!sigs_on(e))
-		return;
+		return 0;
 	sp->die_off = btf_encoder__die_off(e, die) & REF_OFF_MASK;
 	/* Upstream shares only what a parameter without a type of its own knows. */
 	if (dwarf_attr(die, DW_AT_abstract_origin, &attr) && !dwarf_hasattr(die, DW_AT_type)) {
@@ -88,7 +88,7 @@ void btf_encoder__sig_collect_param(struct btf_encoder *e, Dwarf_Die *die)
 		if ((ref & REF_DIE) && ref != REF_BAD)
 			sp->origin_off = ref & REF_OFF_MASK;
 	}
-	sig_param__read(sp, die, &e->cu.sig_abi, &e->cu.ref_ctx, e->in->libdw_lock);
+	return sig_param__read(sp, die, &e->cu.sig_abi, &e->cu.ref_ctx, &e->locs);
 }
 
 /* The parameter of @origin whose DIE is at @off, and its place; NULL for none. */

@@ -273,6 +273,16 @@ void dwarf_loader__debug_info(const struct dwarf_loader *l, const unsigned char 
 	*end = l->debug_info_end;
 }
 
+void dwarf_loader__debug_locs(const struct dwarf_loader *l, const unsigned char **loc,
+			      const unsigned char **loc_end, const unsigned char **loclists,
+			      const unsigned char **loclists_end)
+{
+	if (!l->dwarf || !dwarf_section(l->dwarf, "loc", loc, loc_end))
+		*loc = *loc_end = NULL;
+	if (!l->dwarf || !dwarf_section(l->dwarf, "loclists", loclists, loclists_end))
+		*loclists = *loclists_end = NULL;
+}
+
 /*
  * Drops the pages of .debug_info that lie wholly in [@start, @end): the
  * file stays mapped and a page read again comes back from the file, but

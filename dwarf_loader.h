@@ -41,6 +41,10 @@ struct Elf *dwarf_loader__elf(const struct dwarf_loader *loader);
  */
 void dwarf_loader__debug_info(const struct dwarf_loader *loader, const unsigned char **start,
 			      const unsigned char **end);
+/* .debug_loc and .debug_loclists likewise, for dwarf_locs; NULLs for one not there. */
+void dwarf_loader__debug_locs(const struct dwarf_loader *loader, const unsigned char **loc,
+			      const unsigned char **loc_end, const unsigned char **loclists,
+			      const unsigned char **loclists_end);
 
 /*
  * Whether the file's units are one CU, as pahole v1.31 decides: a kernel

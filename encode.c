@@ -93,6 +93,8 @@ static int encode_input__open(struct encode_input *ei, const char *path,
 	encode_input__read_ehdr(ei);
 	ei->in.merged_cus = dwarf_loader__merged(ei->loader);
 	dwarf_loader__debug_info(ei->loader, &ei->in.debug_info, &ei->in.debug_info_end);
+	dwarf_loader__debug_locs(ei->loader, &ei->in.debug_loc, &ei->in.debug_loc_end,
+				 &ei->in.debug_loclists, &ei->in.debug_loclists_end);
 	if (conf->verbose && ei->in.merged_cus)
 		fprintf(stderr,
 			"pahole: %s: its units refer into each other (LTO): encoded as one "

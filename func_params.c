@@ -44,13 +44,9 @@ struct param_regs param_regs__for_machine(int e_machine)
 	return r;
 }
 
-/* The register @expr (of @len ops, within @attr) names, or -1. */
-static int loc_expr__reg(Dwarf_Attribute *attr, Dwarf_Op *expr, size_t len, bool first)
+/* The register @expr (of @len ops) names, or -1. */
+static int loc_expr__reg(const struct loc_op *expr, size_t len, bool first)
 {
-	Dwarf_Attribute entry_attr;
-	Dwarf_Op *entry;
-	size_t entry_len;
-
 	if (len > 1 && expr[len - 1].atom == DW_OP_stack_value)
 		len--;
 	if (len != 1)
@@ -59,33 +55,31 @@ static int loc_expr__reg(Dwarf_Attribute *attr, Dwarf_Op *expr, size_t len, bool
 		return first ? (int)expr->atom : -1;
 	if (expr->atom != DW_OP_entry_value && expr->atom != DW_OP_GNU_entry_value)
 		return -1;
-	if (dwarf_getlocation_attr(attr, expr, &entry_attr) != 0 ||
-	    dwarf_getlocation(&entry_attr, &entry, &entry_len) != 0 || entry_len != 1)
-		return -1;
-	return entry->atom;
+	return expr->entry_atom;
 }
 
-int param_loc__reg(Dwarf_Attribute *attr, int expected, pthread_mutex_t *libdw_lock)
+struct loc_reg_walk {
+	int expected, reg;
+};
+
+static bool loc_reg__take(void *ctx, const struct loc_op *ops, size_t n, int nr)
 {
-	Dwarf_Addr base, start, end;
-	ptrdiff_t off = 0;
-	Dwarf_Op *expr;
-	size_t len;
-	int nr = 0, reg = -1;
+	struct loc_reg_walk *w = ctx;
+	int r = loc_expr__reg(ops, n, nr == 0);
 
-	pthread_mutex_lock(libdw_lock);
-	while ((off = dwarf_getlocations(attr, off, &base, &start, &end, &expr, &len)) > 0) {
-		int r = loc_expr__reg(attr, expr, len, nr++ == 0);
+	/* A later location that names no register keeps the one found. */
+	if (r >= 0)
+		w->reg = r;
+	return r >= 0 && r == w->expected;
+}
 
-		/* A later location that names no register keeps the one found. */
-		if (r < 0)
-			continue;
-		reg = r;
-		if (reg == expected)
-			break;
-	}
-	pthread_mutex_unlock(libdw_lock);
-	return reg;
+int param_loc__reg(struct dwarf_locs *locs, Dwarf_Attribute *attr, int expected, int *reg)
+{
+	struct loc_reg_walk w = { expected, -1 };
+	int err = dwarf_locs__walk(locs, attr, loc_reg__take, &w);
+
+	*reg = w.reg;
+	return err;
 }
 
 /* @id with typedefs and modifiers (const, volatile, restrict, type tags) skipped. */

@@ -14,14 +14,15 @@
  * place, for the encoder to apply to each function it saves.
  *
  * Everything here is read-only on what it is given and safe from any thread;
- * param_loc__reg() takes the caller's libdw lock.
+ * param_loc__reg() reads with the caller's own dwarf_locs.
  */
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include <bpf/btf.h>
 #include <elfutils/libdw.h>
+
+#include "dwarf_locs.h"
 
 /* The argument registers of an architecture, as pahole v1.31 knows them. */
 struct param_regs {
@@ -39,9 +40,9 @@ struct param_regs param_regs__for_machine(int e_machine);
  * The register a parameter with location @attr arrives in, as a DW_OP_reg*
  * atom, or -1 (in memory, or optimized out): the register of the first
  * location, or one named by DW_OP_entry_value at any location, stopping at
- * @expected.  Takes @libdw_lock around libdw's location reads.
+ * @expected; in *@reg.  0, or -ENOMEM.
  */
-int param_loc__reg(Dwarf_Attribute *attr, int expected, pthread_mutex_t *libdw_lock);
+int param_loc__reg(struct dwarf_locs *locs, Dwarf_Attribute *attr, int expected, int *reg);
 
 /* Whether type @id of @btf is a struct, seen through typedefs and const only. */
 bool param_type__is_struct(const struct btf *btf, uint32_t id);

@@ -86,7 +86,7 @@ static void set_field(uint64_t *fields, int64_t byte_off)
  * where each piece after an operation marks its byte offset in the first or
  * the second register.
  */
-static void sig_param__pieces(struct sig_param *p, const Dwarf_Op *expr, size_t len, int nr,
+static void sig_param__pieces(struct sig_param *p, const struct loc_op *expr, size_t len, int nr,
 			      const struct sig_abi *abi)
 {
 	int64_t off = 0;
@@ -127,61 +127,45 @@ static void sig_param__pieces(struct sig_param *p, const Dwarf_Op *expr, size_t 
 	}
 }
 
-/* The register of DW_OP_entry_value @op: the value the parameter came in. */
-static void sig_param__entry_value(struct sig_param *p, Dwarf_Attribute *attr, Dwarf_Op *op)
-{
-	Dwarf_Attribute entry;
-	Dwarf_Op *ops;
-	size_t n;
-
-	if (dwarf_getlocation_attr(attr, op, &entry) == 0 &&
-	    dwarf_getlocation(&entry, &ops, &n) == 0 && n == 1 && op_is_reg(ops->atom))
-		sig_param__set_reg(p, ops->atom);
-}
+struct sig_walk {
+	struct sig_param *p;
+	const struct sig_abi *abi;
+};
 
 /* One location, the @nr-th of the list (counting empty ones). */
-static void sig_param__location(struct sig_param *p, Dwarf_Attribute *attr, Dwarf_Op *expr,
-				size_t len, int nr, const struct sig_abi *abi)
+static bool sig_param__location(void *ctx, const struct loc_op *expr, size_t len, int nr)
 {
-	bool stack_value = expr[len - 1].atom == DW_OP_stack_value;
-	unsigned int atom = expr[0].atom;
+	struct sig_walk *w = ctx;
+	struct sig_param *p = w->p;
+	bool stack_value;
+	unsigned int atom;
 
+	if (!len)
+		return false;
+	stack_value = expr[len - 1].atom == DW_OP_stack_value;
+	atom = expr[0].atom;
 	if (len == 2 && stack_value)
 		len = 1;
 	if (len != 1) {
-		sig_param__pieces(p, expr, len, nr, abi);
-		return;
+		sig_param__pieces(p, expr, len, nr, w->abi);
+		return false;
 	}
-	if (atom == DW_OP_entry_value || atom == DW_OP_GNU_entry_value)
-		sig_param__entry_value(p, attr, expr);
-	else if (nr != 0)
-		return;
-	else if (op_is_reg(atom))
+	/* An entry value: the register the parameter came in. */
+	if (atom == DW_OP_entry_value || atom == DW_OP_GNU_entry_value) {
+		if (expr[0].entry_atom >= 0 && op_is_reg(expr[0].entry_atom))
+			sig_param__set_reg(p, expr[0].entry_atom);
+	} else if (nr != 0) {
+		return false;
+	} else if (op_is_reg(atom)) {
 		sig_param__set_reg(p, atom);
-	else if (op_is_breg(atom) && stack_value)
+	} else if (op_is_breg(atom) && stack_value) {
 		sig_param__set_reg(p, atom - DW_OP_breg0 + DW_OP_reg0);
-	else if (atom == DW_OP_fbreg)
+	} else if (atom == DW_OP_fbreg) {
 		p->loc_stack = true;
-	else if (op_is_const(atom))
+	} else if (op_is_const(atom)) {
 		p->loc_const = true;
-}
-
-static void sig_param__decode(struct sig_param *p, Dwarf_Attribute *attr, const struct sig_abi *abi,
-			      pthread_mutex_t *libdw_lock)
-{
-	Dwarf_Addr base, start, end;
-	ptrdiff_t off = 0;
-	Dwarf_Op *expr;
-	size_t len;
-	int nr = -1;
-
-	pthread_mutex_lock(libdw_lock);
-	while ((off = dwarf_getlocations(attr, off, &base, &start, &end, &expr, &len)) > 0) {
-		nr++;
-		if (len)
-			sig_param__location(p, attr, expr, len, nr, abi);
 	}
-	pthread_mutex_unlock(libdw_lock);
+	return false;
 }
 
 /*
@@ -253,11 +237,13 @@ static void sig_param__find_member(struct sig_param *p, Dwarf_Die *die, const st
 		p->member = name;
 }
 
-void sig_param__read(struct sig_param *p, Dwarf_Die *die, const struct sig_abi *abi,
-		     const struct die_ref_ctx *ctx, pthread_mutex_t *libdw_lock)
+int sig_param__read(struct sig_param *p, Dwarf_Die *die, const struct sig_abi *abi,
+		    const struct die_ref_ctx *ctx, struct dwarf_locs *locs)
 {
+	struct sig_walk w = { p, abi };
 	Dwarf_Attribute attr;
 	Dwarf_Die origin;
+	int err;
 
 	p->loc_reg = -1;
 	if (die_follow(die, DW_AT_abstract_origin, ctx, &origin))
@@ -268,9 +254,12 @@ void sig_param__read(struct sig_param *p, Dwarf_Die *die, const struct sig_abi *
 	p->has_const_value = dwarf_hasattr(die, DW_AT_const_value);
 	p->has_loc = dwarf_attr(die, DW_AT_location, &attr) != NULL;
 	if (!p->has_loc)
-		return;
-	sig_param__decode(p, &attr, abi, libdw_lock);
+		return 0;
+	err = dwarf_locs__walk(locs, &attr, sig_param__location, &w);
+	if (err)
+		return err;
 	sig_param__find_member(p, die, abi, ctx);
+	return 0;
 }
 
 void sig_param__share(struct sig_param *to, const struct sig_param *from)

@@ -17,16 +17,15 @@
  * called with: its optimized-out parameters dropped, a struct that arrives as
  * one member renamed "param__member" and typed as the member.
  *
- * The readers take the DIEs of the caller's CU; only sig_param__decode()
- * reads what libdw caches across CUs (location lists), under @libdw_lock.
- * Everything else is pure and safe from any thread.
+ * The readers take the DIEs of the caller's CU and its own dwarf_locs for
+ * the locations; everything else is pure and safe from any thread.
  */
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <elfutils/libdw.h>
 
 #include "die_attrs.h"
+#include "dwarf_locs.h"
 #include "func_params.h"
 
 /* The ABI facts of a CU that the rules take. */
@@ -58,9 +57,9 @@ struct sig_param_out {
 	bool member_named, member_typed;
 };
 
-/* Reads @die (a DW_TAG_formal_parameter) into @p, all of it but the offsets. */
-void sig_param__read(struct sig_param *p, Dwarf_Die *die, const struct sig_abi *abi,
-		     const struct die_ref_ctx *ctx, pthread_mutex_t *libdw_lock);
+/* Reads @die (a DW_TAG_formal_parameter) into @p, all of it but the offsets: 0 or -ENOMEM. */
+int sig_param__read(struct sig_param *p, Dwarf_Die *die, const struct sig_abi *abi,
+		    const struct die_ref_ctx *ctx, struct dwarf_locs *locs);
 
 /*
  * Passes what concrete parameter @from knows on to its abstract origin @to,
