@@ -635,6 +635,44 @@ static int btf_encoder__encode_refused(struct btf_encoder *e, Dwarf_Die *die)
 	return tag_refusal(dwarf_tag(die));
 }
 
+/*
+ * An imported unit, as pahole v1.32 reads it: where the units are one CU,
+ * the partial unit it names is one of them, walked in its place in
+ * .debug_info, and the types it holds are the CU's however many units
+ * import it.  What we cannot read as v1.32 does is refused: a unit of a dwz
+ * alternate file (which v1.32 opens), or an import where each unit is a
+ * CU of its own (a kernel whose LTO note says no LTO), where v1.32 walks
+ * the partial unit inside each importing CU.
+ */
+static int btf_encoder__encode_imported_unit(struct btf_encoder *e, Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	int err = 0;
+
+	if (!btf_encoder_conf__follows(e->in->conf, BTF_RULE_IMPORTED_UNITS))
+		return btf_encoder__encode_refused(e, die);
+	if (!dwarf_attr(die, DW_AT_import, &attr))
+		return 0;
+	switch (dwarf_whatform(&attr)) {
+	case DW_FORM_GNU_ref_alt:
+	case DW_FORM_ref_sup4:
+	case DW_FORM_ref_sup8:
+		err = -BTF_REFUSED_IMPORTED_ALT;
+		break;
+	case DW_FORM_ref_addr:
+		if (!e->in->merged_cus)
+			err = -BTF_REFUSED_IMPORTED_PER_CU;
+		break;
+	default:
+		/* Within the unit: no partial unit, which v1.32 then leaves alone. */
+		break;
+	}
+	if (err && e->in->conf->verbose)
+		fprintf(stderr, "btf_encoder: the imported unit at DIE %#llx cannot be read\n",
+			(unsigned long long)dwarf_dieoffset(die));
+	return err;
+}
+
 static int btf_encoder__encode_subroutine_type(struct btf_encoder *e, Dwarf_Die *die)
 {
 	struct die_attrs a;
@@ -727,7 +765,7 @@ static const struct die_ops die_ops[DW_TAG_NR_STD] = {
 	[DW_TAG_ptr_to_member_type] = { btf_encoder__encode_refused },
 	[DW_TAG_string_type] = { btf_encoder__encode_refused },
 	[DW_TAG_interface_type] = { btf_encoder__encode_refused },
-	[DW_TAG_imported_unit] = { btf_encoder__encode_refused },
+	[DW_TAG_imported_unit] = { btf_encoder__encode_imported_unit },
 	[DW_TAG_set_type] = { btf_encoder__encode_unsupported },
 	[DW_TAG_subrange_type] = { btf_encoder__encode_unsupported },
 	[DW_TAG_file_type] = { btf_encoder__encode_unsupported },

@@ -304,6 +304,8 @@ enum btf_refusal {
 	BTF_REFUSED_ATOMIC, /* DW_TAG_atomic_type */
 	BTF_REFUSED_INTERFACE, /* DW_TAG_interface_type */
 	BTF_REFUSED_IMPORTED_UNIT, /* DW_TAG_imported_unit */
+	BTF_REFUSED_IMPORTED_ALT, /* ... of a partial unit in a dwz alternate file */
+	BTF_REFUSED_IMPORTED_PER_CU, /* ... where the units are encoded one by one */
 	BTF_REFUSED_VAR_NAME, /* a variable name BTF does not take, without encode_force */
 };
 

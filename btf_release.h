@@ -43,6 +43,13 @@ enum btf_rule {
 	 * the same BTF on the corpus.)
 	 */
 	BTF_RULE_DEDUP_TYPEDEF_GRAPHS,
+	/*
+	 * A unit's DW_TAG_imported_unit (dwz's partial units) is read: where
+	 * the units are one CU, the partial units it names are walked there
+	 * in their place, as units of that CU (v1.31 cannot read it and
+	 * writes nothing).
+	 */
+	BTF_RULE_IMPORTED_UNITS,
 	BTF_RULE__NR,
 };
 

@@ -51,6 +51,7 @@ struct dwarf_loader {
 	/* The size of .debug_info, when it is not compressed (0 otherwise). */
 	uint64_t info_sec_size;
 	bool merged; /* see dwarf_loader__merged() */
+	unsigned int partial_skipped; /* see dwarf_loader__partial_skipped() */
 	/* .debug_info as libdw reads it (relocated, decompressed), or NULLs. */
 	const unsigned char *debug_info, *debug_info_end;
 };
@@ -404,6 +405,11 @@ bool dwarf_loader__merged(const struct dwarf_loader *l)
 	return l->merged;
 }
 
+unsigned int dwarf_loader__partial_skipped(const struct dwarf_loader *l)
+{
+	return l->partial_skipped;
+}
+
 int dwarf_loader__open(const char *path, struct dwarf_loader **out, const char **cause)
 {
 	struct dwarf_loader *l;
@@ -512,6 +518,7 @@ struct cu_queue {
 	uint32_t next_chunk;
 	bool done;
 	int err;
+	unsigned int partial_skipped; /* partial units left out, units one by one */
 	dwarf_chunk_fn fn;
 	const struct dwarf_cu_filter *filter;
 	int verbose;
@@ -670,7 +677,17 @@ static bool cu_queue__take(struct cu_queue *q, struct dwarf_chunk *chunk)
 			break;
 		}
 		taken = true;
-		if (unit_type == DW_UT_compile || unit_type == DW_UT_partial) {
+		/*
+		 * A partial unit is a part of the units that import it: both
+		 * releases read it only where the units are one CU (v1.31's
+		 * and v1.32's die__process() skip it), and so do we.
+		 */
+		if (unit_type == DW_UT_partial && !q->loader->merged) {
+			q->partial_skipped++;
+			if (q->verbose)
+				fprintf(stderr, "skipping CU %s: a partial unit\n",
+					dwarf_diename(cu_die) ?: "?");
+		} else if (unit_type == DW_UT_compile || unit_type == DW_UT_partial) {
 			const char *why = cu_filter__excludes(q->filter, cu_die);
 
 			if (!why)
@@ -814,6 +831,7 @@ int dwarf_loader__for_each_chunk(struct dwarf_loader *l, unsigned int nr_workers
 		pthread_join(workers[i].thread, NULL);
 	if (!q.err && verbose)
 		cu_queue__print_times(&q);
+	l->partial_skipped = q.partial_skipped;
 	darray__free(&q.times);
 	free(workers);
 	pthread_mutex_destroy(&q.lock);

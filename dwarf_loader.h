@@ -56,6 +56,13 @@ void dwarf_loader__debug_locs(const struct dwarf_loader *loader, const unsigned 
 bool dwarf_loader__merged(const struct dwarf_loader *loader);
 
 /*
+ * The partial units (DW_TAG_partial_unit, dwz's) the last
+ * dwarf_loader__for_each_chunk() left out: read only where the units are
+ * one CU, as both releases read them.
+ */
+unsigned int dwarf_loader__partial_skipped(const struct dwarf_loader *loader);
+
+/*
  * CUs are handed out in chunks of consecutive units, cut where their share
  * of the bytes of .debug_info is reached: a DWARF_LOADER_CHUNKS-th of the
  * section, and DWARF_LOADER_TAIL_SPLIT times less over its last

@@ -276,6 +276,13 @@ static const char *encode_error(const struct encode_input *ei, int err, char *bu
 	case -BTF_REFUSED_IMPORTED_UNIT:
 		return "a unit imports a partial unit (DW_TAG_imported_unit, as dwz makes), "
 		       "which pahole v1.31 cannot read: it writes nothing";
+	case -BTF_REFUSED_IMPORTED_ALT:
+		return "a unit imports a partial unit of a dwz alternate file (DW_FORM_GNU_ref_alt, "
+		       ".gnu_debugaltlink), which this pahole does not read";
+	case -BTF_REFUSED_IMPORTED_PER_CU:
+		return "a unit imports a partial unit (DW_TAG_imported_unit) where the units are "
+		       "encoded one by one (an ELF note says the kernel has no LTO), which this "
+		       "pahole does not read";
 	case -BTF_REFUSED_VAR_NAME:
 		return "a variable's name is no BTF name (letters, digits, '_' or '.', at most 128), "
 		       "as pahole v1.31 refuses without --btf_encode_force";
@@ -348,6 +355,13 @@ int encode__file(const char *path, const struct btf_encoder_conf *conf, struct e
 			fprintf(stderr, "pahole: %s: encoding BTF failed: %s\n", path,
 				encode_error(&ei, err, buf, sizeof(buf)));
 	}
+	if (!err && dwarf_loader__partial_skipped(ei.loader) &&
+	    !btf_encoder_conf__follows(conf, BTF_RULE_IMPORTED_UNITS))
+		fprintf(stderr,
+			"pahole: %s: warning: partial units (DW_TAG_partial_unit, as dwz makes) "
+			"are left out, as pahole v1.31 leaves them out: their types are not "
+			"in the BTF\n",
+			path);
 	r->big_endian = ei.in.big_endian;
 	encode_input__close(&ei);
 	pthread_mutex_destroy(&ei.libdw_lock);

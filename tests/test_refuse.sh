@@ -19,7 +19,11 @@
 #  3. variables (global_var): a name BTF does not take refuses the file
 #     without encode_force, and is left out with it (default has it);
 #  4. a refused type in a CU that --lang_exclude skips is no refusal; -j2,
-#     and in place (the file unchanged, no temporary file left).
+#     and in place (the file unchanged, no temporary file left);
+#  5. partial and imported units (dwz) in both releases: written
+#     expectations, the BTF of a dwz'd file against the file's before dwz,
+#     and against pahole v1.32 when it is at hand ($UPSTREAM132_PAHOLE, else
+#     $BUILDDIR/upstream-debian/bin/pahole).
 # When pahole v1.31 is at hand ($UPSTREAM_PAHOLE, else
 # $BUILDDIR/upstream-v1.31/build/pahole), every case goes through it too: it
 # must write nothing where we refuse, and what we write (btfcanon, 0
@@ -287,5 +291,132 @@ else
 fi
 left=$(pahole_temps "$OUT" | paste -sd' ')
 if [ -z "$left" ]; then ok "$what: no temporary file left"; else not_ok "$what: left $left"; fi
+
+echo "== 5. partial and imported units (dwz): v1.32 reads them, v1.31 does not"
+# The later release's v1.32 (../shared/tools/debian-pahole) is compared where it is at hand.
+UPSTREAM132=${UPSTREAM132_PAHOLE:-$BUILDDIR/upstream-debian/bin/pahole}
+[ -x "$UPSTREAM132" ] || UPSTREAM132=
+
+# names REL FILE: the names of FILE's BTF types as REL encodes it, or "exit N: LINE".
+names()
+{
+	local rel=$1 file=$2
+	rm -f "$OUT"/*
+	PAHOLE_COMPAT=$rel "$PAHOLE" -J --btf_features=default --btf_encode_detached="$OUT/ours.btf" \
+		"$file" > "$TMP/stdout" 2> "$TMP/stderr"
+	RC=$?
+	if [ "$RC" -ne 0 ] || [ ! -s "$OUT/ours.btf" ]; then
+		echo "exit $RC: $(head -n 1 "$TMP/stderr")"
+		return
+	fi
+	bpftool btf dump file "$OUT/ours.btf" | sed -n "s/^\[[0-9]*\] [A-Z_]* '\([^']*\)'.*/\1/p" |
+		sort | paste -sd' '
+}
+
+# expect_names WHAT REL FILE WANT STDERR: FILE's type names under REL are WANT,
+# and stderr is empty ("") or one line matching STDERR.
+expect_names()
+{
+	local what=$1 rel=$2 file=$3 want=$4 err=$5 got
+	got=$(names "$rel" "$file")
+	if [ "$got" != "$want" ]; then
+		not_ok "$what [$rel]: types '$got', want '$want'"
+	elif [ -z "$err" ] && [ -s "$TMP/stderr" ]; then
+		not_ok "$what [$rel]: said $(head -n 1 "$TMP/stderr")"
+	elif [ -n "$err" ] && { [ "$(nlines "$TMP/stderr")" -ne 1 ] ||
+				! grep -q -- "$file: warning: .*$err" "$TMP/stderr"; }; then
+		not_ok "$what [$rel]: stderr is not one warning /$err/: $(paste -sd'|' "$TMP/stderr")"
+	else
+		ok "$what [$rel]: $want${err:+, one warning}"
+	fi
+}
+
+# expect_refused WHAT REL FILE PATTERN: REL refuses FILE in one line.
+expect_refused()
+{
+	local what=$1 rel=$2 file=$3 pat=$4
+	rm -f "$OUT"/*
+	PAHOLE_COMPAT=$rel "$PAHOLE" -J --btf_features=default --btf_encode_detached="$OUT/ours.btf" \
+		"$file" > /dev/null 2> "$TMP/stderr"
+	RC=$?
+	if [ "$RC" -eq 1 ] && [ "$(nlines "$TMP/stderr")" -eq 1 ] && [ ! -e "$OUT/ours.btf" ] &&
+	   grep -qE -- "$file: encoding BTF failed: .*$pat" "$TMP/stderr"; then
+		ok "$what [$rel]: refused: $(cat "$TMP/stderr")"
+	else
+		not_ok "$what [$rel]: exit $RC, want one line /$pat/: $(paste -sd'|' "$TMP/stderr")"
+	fi
+}
+
+# same_btf WHAT A B: btfcanon finds no difference between BTF files A and B.
+same_btf()
+{
+	if btfcanon diff "$2" "$3" | tail -n 1 | grep -qx 'differences: 0'; then
+		ok "$1"
+	else
+		not_ok "$1: $(btfcanon diff "$2" "$3" | tail -n 1)"
+	fi
+}
+
+need_tools bpftool
+pu=$(build dwarf partial_unit) && iu=$(build dwarf imported_unit) &&
+	iu_nolto=$(build dwarf imported_unit_nolto) || die "cannot build the partial unit fixtures"
+# A partial unit nothing imports, the units one by one: both releases skip it.
+expect_names "partial unit, not imported" v1.32 "$pu" "good_t int" ""
+expect_names "partial unit, not imported" v1.31 "$pu" "good_t int" "partial units"
+# Imported by DW_FORM_ref_addr, so the units are one CU: its types are the CU's.
+expect_names "imported unit" v1.32 "$iu" "good_t int long int partial_t" ""
+expect_refused "imported unit" v1.31 "$iu" "imported_unit.*pahole v1.31"
+# Units one by one (a kernel's LTO note): v1.32 walks the partial unit in
+# the CU, which we do not do: refused rather than encoded without it.
+expect_refused "imported unit, no-LTO note" v1.32 "$iu_nolto" "encoded one by one"
+expect_refused "imported unit, no-LTO note" v1.31 "$iu_nolto" "imported_unit.*pahole v1.31"
+if [ -n "$UPSTREAM132" ]; then
+	for o in "$pu" "$iu"; do
+		rm -f "$OUT"/*
+		PAHOLE_COMPAT=v1.32 "$PAHOLE" -J --btf_features=default \
+			--btf_encode_detached="$OUT/ours.btf" "$o" 2> /dev/null
+		"$UPSTREAM132" -J --btf_features=default --btf_encode_detached="$OUT/up.btf" "$o" \
+			> /dev/null 2>&1
+		same_btf "$(basename "$o"): the BTF of pahole v1.32" "$OUT/up.btf" "$OUT/ours.btf"
+	done
+fi
+
+# What dwz makes of two CUs that share a header, DWARF 4 and 5: in v1.32
+# mode, the BTF of the file before dwz.
+if command -v dwz > /dev/null; then
+	for v in 4 5; do
+		so=$OBJ/dwz$v.so
+		gcc -gdwarf-$v -O2 -fPIC -nostdlib -shared "$FIX/dwz_a.c" "$FIX/dwz_b.c" -o "$so" &&
+			cp "$so" "$OBJ/dwz$v.dwz.so" && dwz "$OBJ/dwz$v.dwz.so" ||
+			die "cannot build dwz$v.dwz.so"
+		if ! grep -q imported_unit <(readelf -wi "$OBJ/dwz$v.dwz.so"); then
+			not_ok "dwz$v.dwz.so: dwz imported no partial unit"
+			continue
+		fi
+		for f in default "" default,global_var; do
+			for o in "$so" "$OBJ/dwz$v.dwz.so"; do
+				PAHOLE_COMPAT=v1.32 "$PAHOLE" -J --btf_features="$f" \
+					--btf_encode_detached="$o.btf" "$o" 2> "$TMP/stderr"
+				RC=$?
+				[ "$RC" -eq 0 ] && [ ! -s "$TMP/stderr" ] ||
+					not_ok "$(basename "$o") [$f]: exit $RC: $(head -n 1 "$TMP/stderr")"
+			done
+			same_btf "dwz$v.dwz.so [${f:-no features}]: the BTF before dwz" \
+				"$so.btf" "$OBJ/dwz$v.dwz.so.btf"
+			if [ -n "$UPSTREAM132" ]; then
+				"$UPSTREAM132" -J --btf_features="$f" --btf_encode_detached="$TMP/up.btf" \
+					"$OBJ/dwz$v.dwz.so" > /dev/null 2>&1
+				same_btf "dwz$v.dwz.so [${f:-no features}]: the BTF of pahole v1.32" \
+					"$TMP/up.btf" "$OBJ/dwz$v.dwz.so.btf"
+			fi
+		done
+		expect_refused "dwz$v.dwz.so" v1.31 "$OBJ/dwz$v.dwz.so" "imported_unit.*pahole v1.31"
+	done
+	# dwz -m: the partial units are in an alternate file, which we do not read.
+	o=$(build dwz multifile) || die "cannot build the dwz multifile"
+	expect_refused "dwz -m" v1.32 "$o" "dwz alternate file"
+else
+	note_skip "dwz not installed: the dwz'd files"
+fi
 
 finish
