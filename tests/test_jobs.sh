@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # test_jobs: `pahole -J -jN` writes the same bytes whatever N is.
 #
-# Each input is encoded with --btf_features=default and -j1, -j2, -j3, -j8
-# (JOBS_LIST); every output must be byte for byte the -j1 one (cmp):
+# Each input is encoded with --btf_features=default and -j1, -j2, -j3, -j8,
+# -j16, -j64 (JOBS_LIST: more workers than chunks, too); every output must
+# be byte for byte the -j1 one (cmp):
 #   fixtures   each tests/fixtures/types_*.c, and sample.c, compiled -g -O2 -c
 #              (gcc, or the compiler a "compilers:" line names): one CU each
 #   multi-cu   many generated CUs sharing types and function names (static
@@ -11,8 +12,9 @@
 #              fixtures, as one relocatable (ld -r) and as an executable
 #   lto        gcc -flto: units that refer into each other, encoded as one CU
 #   modules    the corpus modules, split BTF on the reference vmlinux BTF
-#   vmlinux    the corpus vmlinux, with true_signature too, and VMLINUX_RUNS
-#              (3) runs of -j8 must agree
+#   vmlinux    the corpus vmlinux, with true_signature too, and as v1.32
+#              (the tests run as v1.31: tests/lib.sh), and VMLINUX_RUNS (3)
+#              runs of -j8 must agree
 # The corpus parts are skipped (with a note) when ../shared is missing.
 #
 # Under ThreadSanitizer (SANITIZER=thread, set by tests/CMakeLists.txt in a
@@ -37,7 +39,7 @@ if [ "$SANITIZER" = thread ]; then
 	export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1 exitcode=66}
 	echo "note: ThreadSanitizer build; TSAN_OPTIONS=$TSAN_OPTIONS"
 else
-	JOBS_LIST=${JOBS_LIST:-1 2 3 8}
+	JOBS_LIST=${JOBS_LIST:-1 2 3 8 16 64}
 	TEST_JOBS_VMLINUX=${TEST_JOBS_VMLINUX:-full}
 fi
 FIXTURES=$SRCDIR/tests/fixtures
@@ -298,6 +300,8 @@ elif [ "$TEST_JOBS_VMLINUX" = tsan ]; then
 else
 	jobs_agree vmlinux "$vmlinux"
 	jobs_agree "vmlinux, true_signature" "$vmlinux" --btf_features=true_signature
+	# The later release's rules (arrays, FUNCs) in the same chunks.
+	PAHOLE_COMPAT=v1.32 jobs_agree "vmlinux, v1.32" "$vmlinux"
 	# Repeated runs with the most threads: scheduling differs every time.
 	start=$(now)
 	bad=0
