@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# bench/cores.sh: where ours stops scaling on a vmlinux, modelled from -V
+# runs at -j1, and the model checked against measured walls at -j1 and -j2.
+#
+#   bench/cores.sh [VMLINUX]     default: the corpus's 6.1 vmlinux
+#
+# A -V run prints the CPU its worker spent on each chunk ("pahole: chunk N:
+# ... X s CPU") and the time of every phase.  From the medians of RECORD
+# such runs at -j1 (default 3) the wall at N workers is modelled as
+#   reading the symbols and units + the rest of the process (start, libdw's
+#   open, the ends: the -V wall less the timed phases and -V's own listing)
+#   + N times what a worker costs to start (the -j64 wall less the -j1 wall
+#     on a one-function object, over 63)
+#   + the time the encoding phase spends outside the chunks at -j1
+#   + the chunks scheduled on N workers as the encoder hands them out: in
+#     index order, each to the first worker free
+#   + the serial phases after the workers (merge, functions and variables,
+#     dedup, closing the DWARF, writing).
+# The chunks are the same at every -j, so the model's only unknown is what
+# N workers cost one another (memory bandwidth, caches): that is why it is
+# checked, against the medians of RUNS (default 5) measured runs at -j1
+# and -j2, and the script fails when either is more than 10% off.
+#
+# Options are BENCH_OPTS (default: -J --btf_features=default; for the 6.12
+# vmlinux use Linux 6.12's Makefile.btf set, see README's Performance).
+# PAHOLE_OURS is our binary (default build/pahole); PAHOLE_V132 and
+# PAHOLE_V131 the releases measured beside it (default build/upstream-
+# debian/bin/pahole and build/upstream-v1.31/build/pahole; a row says when
+# one is not built).  Needs a quiet machine: walls are compared.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ours=${PAHOLE_OURS:-build/pahole}
+# shellcheck disable=SC2034 # read through ${!name}
+v132=${PAHOLE_V132:-build/upstream-debian/bin/pahole}
+# shellcheck disable=SC2034
+v131=${PAHOLE_V131:-build/upstream-v1.31/build/pahole}
+runs=${RUNS:-5}
+record=${RECORD:-3}
+opts=${BENCH_OPTS:--J --btf_features=default}
+[ -x "$ours" ] || { echo "cores: build first (make build)" >&2; exit 1; }
+if [ $# -ge 1 ]; then
+	vmlinux=$1
+else
+	[ -x ../shared/tools/corpus ] || { echo "cores: needs ../shared (the corpus) or a VMLINUX" >&2; exit 1; }
+	vmlinux=$(../shared/tools/corpus build/corpus)/vmlinux-6.1.0-57-cloud-amd64
+fi
+[ -r "$vmlinux" ] || { echo "cores: cannot read $vmlinux" >&2; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# timed OUT BIN ARGS...: runs BIN, appends "wall cpu" to OUT; stderr in $tmp/err.
+timed()
+{
+	local out=$1 start end
+	shift
+	start=$(date +%s%N)
+	/usr/bin/time -f "%U %S" -o "$tmp/time" "$@" > /dev/null 2> "$tmp/err" ||
+		{ echo "cores: $* failed: $(head -n 1 "$tmp/err")" >&2; exit 1; }
+	end=$(date +%s%N)
+	# The wall to the nanosecond (time's %e has hundredths), the CPU from time.
+	awk -v ns=$((end - start)) '{ printf "%.4f %.3f\n", ns / 1e9, $1 + $2 }' "$tmp/time" >> "$out"
+}
+
+median() # FILE COLUMN
+{
+	sort -g -k"$2" "$1" | awk -v c="$2" '{ v[NR] = $c } END { print v[int((NR + 1) / 2)] }'
+}
+
+# 1. The record: -V -j1 runs, their phases and chunks, one line each.
+for i in $(seq "$record"); do
+	# shellcheck disable=SC2086
+	timed "$tmp/vwall" "$ours" $opts -V -j1 --btf_encode_detached="$tmp/out.btf" "$vmlinux"
+	awk -v run="$i" '
+	/^pahole: chunk [0-9]+: .* s CPU$/ { sub(":", "", $3); print "chunk", $3, $(NF - 2); next }
+	/^pahole: reading the ELF symbols and DWARF units: / { print "phase read", $(NF - 1); next }
+	/^pahole: encoding the CUs with / { print "phase encode", $(NF - 1); next }
+	/^btf_encoder: merge / {
+		print "phase merge", $3
+		for (f = 1; f <= NF; f++) {
+			if ($f == "variables") print "phase funcs", $(f + 1)
+			if ($f == "dedup") print "phase dedup", $(f + 1)
+		}
+		next
+	}
+	/^pahole: closing the DWARF: / { print "phase close", $(NF - 1); next }
+	/^pahole: writing .*: [0-9.]+ s$/ { print "phase write", $(NF - 1); next }
+	/^pahole: listing the types \(-V\): / { print "phase list", $(NF - 1); next }
+	' "$tmp/err" | awk -v run="$i" '
+	# Phases of a second pass (a whole dedup) add to the first.
+	{ key = $1 " " $2; sum[key] += $3; if (!(key in seen)) { seen[key] = 1; order[++n] = key } }
+	END { for (k = 1; k <= n; k++) print run, order[k], sum[order[k]] }' >> "$tmp/record"
+done
+awk '{ print $1 }' "$tmp/vwall" | awk '{ print NR, "wall total", $1 }' >> "$tmp/record"
+
+# The median of each item over the record runs: "kind name value".
+awk '{ v[$2 " " $3] = v[$2 " " $3] " " $4 }
+END { for (k in v) print k, v[k] }' "$tmp/record" | while read -r kind name values; do
+	printf "%s %s %s\n" "$kind" "$name" \
+		"$(tr ' ' '\n' <<< "$values" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')"
+done | sort -k1,1 -k2,2n > "$tmp/medians"
+grep -q '^chunk ' "$tmp/medians" || { echo "cores: $ours -V printed no chunk times" >&2; exit 1; }
+get() { awk -v k="$1" -v n="$2" '$1 == k && $2 == n { print $3; f = 1 } END { if (!f) print 0 }' "$tmp/medians"; }
+
+# 2. What a worker costs to start: a one-function object at -j1 and -j64.
+printf 'struct cores_s { int a; };\nint cores_f(struct cores_s *s) { return s->a; }\n' > "$tmp/one.c"
+gcc -g -O2 -c "$tmp/one.c" -o "$tmp/one.o"
+for i in $(seq "$runs"); do
+	for j in 1 64; do
+		# shellcheck disable=SC2086
+		timed "$tmp/one-j$j" "$ours" $opts "-j$j" --btf_encode_detached="$tmp/one.btf" "$tmp/one.o"
+	done
+done
+start_cost=$(awk -v a="$(median "$tmp/one-j64" 1)" -v b="$(median "$tmp/one-j1" 1)" \
+	'BEGIN { c = (a - b) / 63; print (c > 0 ? c : 0) }')
+
+# 3. Measured walls, runs alternating.
+for i in $(seq "$runs"); do
+	for j in 1 2; do
+		# shellcheck disable=SC2086
+		timed "$tmp/ours-j$j" "$ours" $opts "-j$j" --btf_encode_detached="$tmp/out.btf" "$vmlinux"
+		for peer in v132 v131; do
+			bin=${!peer}
+			[ -x "$bin" ] || continue
+			# shellcheck disable=SC2086
+			timed "$tmp/$peer-j$j" "$bin" $opts "-j$j" --btf_encode_detached="$tmp/out.btf" \
+				"$vmlinux"
+		done
+	done
+done
+
+# 4. The model, from the medians.
+read -r read_t encode_t merge_t funcs_t dedup_t close_t write_t list_t vwall <<< \
+	"$(get phase read) $(get phase encode) $(get phase merge) $(get phase funcs) \
+	 $(get phase dedup) $(get phase close) $(get phase write) $(get phase list) $(get wall total)"
+awk '$1 == "chunk" { print $3 }' "$tmp/medians" > "$tmp/chunks"
+j1=$(median "$tmp/ours-j1" 1)
+j2=$(median "$tmp/ours-j2" 1)
+cpu1=$(median "$tmp/ours-j1" 2)
+awk -v read_t="$read_t" -v encode_t="$encode_t" -v merge_t="$merge_t" -v funcs_t="$funcs_t" \
+	-v dedup_t="$dedup_t" -v close_t="$close_t" -v write_t="$write_t" -v list_t="$list_t" \
+	-v vwall="$vwall" -v start_cost="$start_cost" -v j1="$j1" -v j2="$j2" -v cpu1="$cpu1" \
+	-v file="$vmlinux" '
+{ c[++n] = $1; sum += $1; if ($1 > big) big = $1 }
+function makespan(N,   free, i, w, best, span) {
+	for (w = 1; w <= N; w++) free[w] = 0
+	for (i = 1; i <= n; i++) {
+		best = 1
+		for (w = 2; w <= N; w++) if (free[w] < free[best]) best = w
+		free[best] += c[i]
+	}
+	span = 0
+	for (w = 1; w <= N; w++) if (free[w] > span) span = free[w]
+	return span
+}
+END {
+	serial = merge_t + funcs_t + dedup_t + close_t + write_t
+	outside = encode_t - sum; if (outside < 0) outside = 0
+	other = vwall - list_t - read_t - encode_t - serial; if (other < 0) other = 0
+	fixed = read_t + other + outside + serial
+	printf "cores: %s\n", file
+	printf "  %d chunks: %.3f s of CPU, the largest %.3f s; serial phases %.3f s (merge %.3f, " \
+		"functions and variables %.3f, dedup %.3f, closing %.3f, writing %.3f)\n",
+		n, sum, big, serial, merge_t, funcs_t, dedup_t, close_t, write_t
+	printf "  fixed: reading %.3f s, the rest of the process %.3f s, encoding outside the " \
+		"chunks %.3f s; a worker to start %.5f s\n", read_t, other, outside, start_cost
+	printf "\n  %7s %18s %14s\n", "workers", "modelled wall (s)", "/ ours -j1"
+	for (N = 1; N <= 64; N *= 2) {
+		m[N] = fixed + N * start_cost + makespan(N)
+		printf "  %7d %18.3f %14.3f\n", N, m[N], m[N] / j1
+	}
+	e1 = (m[1] - j1) / j1 * 100; e2 = (m[2] - j2) / j2 * 100
+	printf "\n  the model against the measured medians: -j1 %.3f s against %.3f s (%+.1f%%), " \
+		"-j2 %.3f s against %.3f s (%+.1f%%)\n", m[1], j1, e1, m[2], j2, e2
+	printf "  modelled -j16 / measured -j1: %.3f (target 0.15); -j64 %s -j16; serial phases " \
+		"%.1f%% of the -j1 CPU (%.3f s; target 6%%)\n", m[16] / j1,
+		m[64] <= m[16] ? "no worse than" : "worse than", serial / cpu1 * 100, cpu1
+	ok = (e1 <= 10 && e1 >= -10 && e2 <= 10 && e2 >= -10)
+	print ok ? "  the model is within 10% at -j1 and -j2" : \
+		"  FAIL: the model is more than 10% off at -j1 or -j2"
+	exit !ok
+}' "$tmp/chunks" > "$tmp/model" && model_ok=1 || model_ok=0
+cat "$tmp/model"
+
+echo
+printf "  %-7s %12s %12s %12s   (medians of %d runs; wall, and CPU at -j1)\n" "" "-j1 (s)" "-j2 (s)" \
+	"-j1 CPU (s)" "$runs"
+for name in ours v132 v131; do
+	label=$name
+	[ "$name" = v132 ] && label="v1.32"
+	[ "$name" = v131 ] && label="v1.31"
+	if [ ! -s "$tmp/$name-j1" ]; then
+		printf "  %-7s %12s\n" "$label" "not built (${!name})"
+		continue
+	fi
+	printf "  %-7s %12.3f %12.3f %12.3f\n" "$label" "$(median "$tmp/$name-j1" 1)" \
+		"$(median "$tmp/$name-j2" 1)" "$(median "$tmp/$name-j1" 2)"
+done
+[ "$model_ok" = 1 ]
