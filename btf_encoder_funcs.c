@@ -86,6 +86,7 @@ static int btf_encoder__collect_params(struct btf_encoder *e, Dwarf_Die *die, st
 	do {
 		struct cu_param *param;
 		struct die_attrs p;
+		int nr;
 
 		switch (dwarf_tag(&child)) {
 		case DW_TAG_formal_parameter:
@@ -100,12 +101,10 @@ static int btf_encoder__collect_params(struct btf_encoder *e, Dwarf_Die *die, st
 			param->loc_attr = p.location_attr;
 			param->has_location = p.has_location;
 			param->has_const_value = p.has_const_value;
+			nr = e->cu.params.nr - 1 - f->first_param;
 			err = btf_encoder__sig_collect_param(e, &child);
-			err = err ?: btf_encoder__collect_decl_tags(
-					      e, &child, e->cu.params.nr - 1 - f->first_param);
-			err = err   ?:
-				      btf_encoder__push_gnu_decl_tags(
-					      e, &p, e->cu.params.nr - 1 - f->first_param);
+			err = err ?: btf_encoder__collect_decl_tags(e, &child, nr);
+			err = err ?: btf_encoder__push_gnu_decl_tags(e, &p, nr);
 			break;
 		case DW_TAG_unspecified_parameters:
 			f->varargs = true;

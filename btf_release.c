@@ -16,8 +16,8 @@ struct btf_release {
 /* Newest first: the first is the default. */
 static const struct btf_release releases[] = {
 	{ "v1.32", 132,
-	  RULE(NESTED_ARRAYS) | RULE(FUNCS_V132) | RULE(FEATURES_ALL) |
-		  RULE(DEDUP_TYPEDEF_GRAPHS) | RULE(IMPORTED_UNITS) },
+	  RULE(NESTED_ARRAYS) | RULE(FUNCS_V132) | RULE(FEATURES_ALL) | RULE(DEDUP_TYPEDEF_GRAPHS) |
+		  RULE(IMPORTED_UNITS) },
 	{ "v1.31", 131, 0 },
 };
 
