@@ -487,8 +487,10 @@ int dwarf_locs__walk(struct dwarf_locs *l, Dwarf_Attribute *attr, dwarf_loc_fn f
 		return dwarf_locs__walk_libdw(l, attr, fn, ctx);
 	for (i = 0; i < l->entries.nr; i++) {
 		const struct loc_entry *ent = &l->entries.data[i];
+		/* No operation decoded yet: no array to point into. */
+		const struct loc_op *ops = ent->nr ? l->ops.data + ent->first : NULL;
 
-		if (fn(ctx, l->ops.data + ent->first, ent->nr, (int)i))
+		if (fn(ctx, ops, ent->nr, (int)i))
 			break;
 	}
 	return 0;
