@@ -635,18 +635,58 @@ static int btf_encoder__encode_refused(struct btf_encoder *e, Dwarf_Die *die)
 	return tag_refusal(dwarf_tag(die));
 }
 
+/* v1.32's cap on partial units imported by imported ones (die__process_imported_unit). */
+#define IMPORT_DEPTH_MAX 64
+
 /*
- * An imported unit, as pahole v1.32 reads it: where the units are one CU,
- * the partial unit it names is one of them, walked in its place in
- * .debug_info, and the types it holds are the CU's however many units
- * import it.  What we cannot read as v1.32 does is refused: a unit of a dwz
- * alternate file (which v1.32 opens), or an import where each unit is a
- * CU of its own (a kernel whose LTO note says no LTO), where v1.32 walks
- * the partial unit inside each importing CU.
+ * Where each unit is a CU, the partial unit @pu that the CU imports: its
+ * children are walked as the CU's own, here, once per CU, as v1.32 walks
+ * them (its types are the CU's, in every CU that imports it; the dedup
+ * makes them one).  The CU's references are .debug_info offsets
+ * (e->cu.global), so that those into @pu and within it are one numbering.
+ */
+static int btf_encoder__walk_import(struct btf_encoder *e, Dwarf_Die *pu)
+{
+	uint64_t off = dwarf_dieoffset(pu), *slot;
+	struct die_ref_ctx refs = e->cu.ref_ctx;
+	Dwarf_Die unit;
+	size_t i;
+	int err;
+
+	for (i = 0; i < e->cu.imported.nr; i++)
+		if (e->cu.imported.data[i] == off)
+			return 0;
+	if (e->cu.import_depth >= IMPORT_DEPTH_MAX)
+		return btf_encoder__corrupt(e, off, "partial units import each other too deep");
+	slot = darray__push(&e->cu.imported);
+	if (!slot)
+		return -ENOMEM;
+	*slot = off;
+	/* The unit being walked: the CU, or the partial unit that imported this one. */
+	if (!dwarf_cu_die(e->cu.reader.cu, &unit, NULL, NULL, NULL, NULL, NULL, NULL))
+		return btf_encoder__corrupt(e, off, "the importing unit cannot be read");
+	e->cu.import_depth++;
+	die_reader__begin_cu(&e->cu.reader, pu, e->in->big_endian, die_attrs__wanted);
+	die_ref_ctx__init(&e->cu.ref_ctx, pu, true);
+	err = btf_encoder__encode_children(e, pu);
+	e->cu.import_depth--;
+	die_reader__begin_cu(&e->cu.reader, &unit, e->in->big_endian, die_attrs__wanted);
+	e->cu.ref_ctx = refs;
+	return err;
+}
+
+/*
+ * An imported unit, as pahole v1.32 reads it (DW_FORM_ref_addr, into a
+ * partial unit of the file; anything else it leaves alone).  Where the
+ * units are one CU, the partial unit is one of them, walked in its place
+ * in .debug_info; where each unit is a CU, it is walked inside the CU
+ * (btf_encoder__walk_import()).  A dwz alternate file (dwz -m) or a DWARF 5
+ * supplementary file, which v1.32 opens, is refused.
  */
 static int btf_encoder__encode_imported_unit(struct btf_encoder *e, Dwarf_Die *die)
 {
 	Dwarf_Attribute attr;
+	Dwarf_Die pu;
 	int err = 0;
 
 	if (!btf_encoder_conf__follows(e->in->conf, BTF_RULE_IMPORTED_UNITS))
@@ -660,14 +700,19 @@ static int btf_encoder__encode_imported_unit(struct btf_encoder *e, Dwarf_Die *d
 		err = -BTF_REFUSED_IMPORTED_ALT;
 		break;
 	case DW_FORM_ref_addr:
-		if (!e->in->merged_cus)
-			err = -BTF_REFUSED_IMPORTED_PER_CU;
+		if (e->in->merged_cus)
+			break;
+		if (!dwarf_formref_die(&attr, &pu))
+			return btf_encoder__corrupt(e, dwarf_dieoffset(die),
+						    "its DW_AT_import names no DIE");
+		if (dwarf_tag(&pu) == DW_TAG_partial_unit)
+			err = btf_encoder__walk_import(e, &pu);
 		break;
 	default:
 		/* Within the unit: no partial unit, which v1.32 then leaves alone. */
 		break;
 	}
-	if (err && e->in->conf->verbose)
+	if (err && err != -EBADMSG && err != -ENOMEM && e->in->conf->verbose)
 		fprintf(stderr, "btf_encoder: the imported unit at DIE %#llx cannot be read\n",
 			(unsigned long long)dwarf_dieoffset(die));
 	return err;
@@ -811,7 +856,7 @@ static int btf_encoder__encode_children(struct btf_encoder *e, Dwarf_Die *parent
 static void btf_encoder__begin_unit(struct btf_encoder *e, Dwarf_Die *cu_die)
 {
 	e->cu.die = *cu_die;
-	die_ref_ctx__init(&e->cu.ref_ctx, cu_die, e->in->merged_cus);
+	die_ref_ctx__init(&e->cu.ref_ctx, cu_die, e->cu.global);
 	die_reader__begin_cu(&e->cu.reader, cu_die, e->in->big_endian, die_attrs__wanted);
 	btf_encoder__sig_begin_unit(e, cu_die);
 }
@@ -823,6 +868,7 @@ static void btf_encoder__begin_cu(struct btf_encoder *e, uint32_t cu_index)
 	btf_encoder_cu__reset(&e->cu);
 	e->cu.first_var = e->vars.nr;
 	e->cu.index = cu_index;
+	e->cu.global = e->in->merged_cus || e->in->partial_units;
 	e->cu.open = true;
 	e->cu.first_id = btf__type_cnt(e->btf);
 }

@@ -142,6 +142,12 @@ struct btf_encoder_input {
 	 */
 	bool merged_cus;
 	/*
+	 * The file has partial units (dwarf_loader__partial_units()): where
+	 * each unit is a CU, one may import them, and its references are
+	 * numbered as .debug_info offsets, as merged units' are.
+	 */
+	bool partial_units;
+	/*
 	 * The second pass (BTF_ENCODERS_AGAIN): chunks are not deduplicated
 	 * on their own, only the merged BTF is, as upstream deduplicates the
 	 * whole file once (see btf_encoders__merge()).
@@ -305,7 +311,6 @@ enum btf_refusal {
 	BTF_REFUSED_INTERFACE, /* DW_TAG_interface_type */
 	BTF_REFUSED_IMPORTED_UNIT, /* DW_TAG_imported_unit */
 	BTF_REFUSED_IMPORTED_ALT, /* ... of a partial unit in a dwz alternate file */
-	BTF_REFUSED_IMPORTED_PER_CU, /* ... where the units are encoded one by one */
 	BTF_REFUSED_VAR_NAME, /* a variable name BTF does not take, without encode_force */
 };
 

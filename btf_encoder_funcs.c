@@ -165,6 +165,8 @@ int btf_encoder__collect_func(struct btf_encoder *e, Dwarf_Die *die)
 	memset(f, 0, sizeof(*f));
 	f->entry = entry;
 	f->die_off = btf_encoder__die_off(e, die);
+	if (e->cu.funcs.nr > 1 && f[-1].die_off > f->die_off)
+		e->cu.funcs_unsorted = true;
 	if ((origin & REF_DIE) && origin != REF_BAD)
 		f->origin_off = origin & REF_OFF_MASK;
 	f->ret_type = a.type;

@@ -156,7 +156,7 @@ struct btf_encoder_cu {
 	uint32_t *map;
 	size_t map_size;
 	/*
-	 * With merged_cus, keyed by .debug_info offset + 1 instead: a dense
+	 * With global references, keyed by .debug_info offset + 1 instead: a dense
 	 * map would take 4 bytes per byte of .debug_info.
 	 */
 	struct ptr_map sparse_map;
@@ -184,6 +184,15 @@ struct btf_encoder_cu {
 	Dwarf_Die die; /* the CU's */
 	struct die_reader reader;
 	struct die_ref_ctx ref_ctx; /* how the current unit's references are numbered */
+	/*
+	 * References are .debug_info offsets, in the sparse map: the units
+	 * are one, or this unit may import partial units (a dwz file).
+	 */
+	bool global;
+	/* The partial units this CU imported (their offsets), each walked once. */
+	DARRAY(uint64_t) imported;
+	int import_depth;
+	bool funcs_unsorted; /* an import put funcs out of DIE order */
 	bool open; /* merged_cus: the chunk's units walked so far await finishing */
 	int err;
 };
@@ -235,7 +244,7 @@ static inline uint32_t btf_chunk__merged_id(const struct btf_chunk *c, uint32_t 
  */
 static inline uint32_t btf_encoder__die_off(const struct btf_encoder *e, Dwarf_Die *die)
 {
-	return e->in->merged_cus ? dwarf_dieoffset(die) : dwarf_cuoffset(die);
+	return e->cu.global ? dwarf_dieoffset(die) : dwarf_cuoffset(die);
 }
 
 /* ---- btf_encoder_walk.c: the CU ---- */

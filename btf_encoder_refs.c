@@ -33,7 +33,7 @@ int btf_encoder__map(struct btf_encoder *e, Dwarf_Die *die, uint32_t ref)
 	Dwarf_Off off = btf_encoder__die_off(e, die);
 	uint32_t *slot;
 
-	if (e->in->merged_cus)
+	if (e->cu.global)
 		return ptr_map__set(&e->cu.sparse_map, sparse_key(off), ref);
 	if (off >= e->cu.map_size) {
 		size_t size = e->cu.map_size ? e->cu.map_size * 2 : 1 << 16;
@@ -59,7 +59,7 @@ int btf_encoder__map(struct btf_encoder *e, Dwarf_Die *die, uint32_t ref)
 /* What DIE offset @off stands for, or false when it stands for nothing encoded. */
 static bool btf_encoder__lookup(const struct btf_encoder *e, uint32_t off, uint32_t *ref)
 {
-	if (e->in->merged_cus)
+	if (e->cu.global)
 		return ptr_map__find(&e->cu.sparse_map, sparse_key(off), ref);
 	if (off >= e->cu.map_size || !(e->cu.map[off] & MAP_SET))
 		return false;
@@ -179,11 +179,11 @@ static void btf_encoder__check_dangling(struct btf_encoder *e, uint32_t off)
 	Dwarf_Die target;
 	bool found;
 
-	/* With merged_cus, @off is in .debug_info, and may be in any unit. */
-	if (e->in->merged_cus)
+	/* With global references, @off is in .debug_info, and may be in any unit. */
+	if (e->cu.global)
 		cu_start = 0;
 	found = dwarf_offdie(dwarf_cu_getdwarf(e->cu.die.cu), cu_start + off, &target);
-	if (!found || (!e->in->merged_cus && dwarf_cuoffset(&target) != off) ||
+	if (!found || (!e->cu.global && dwarf_cuoffset(&target) != off) ||
 	    !is_type_tag(dwarf_tag(&target))) {
 		btf_encoder__corrupt(e, cu_start + off,
 				     "a type reference points there, at no type");

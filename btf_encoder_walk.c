@@ -39,11 +39,17 @@ bool btf_encoder__corrupt_at(const struct btf_encoder *e, uint64_t *off, const c
 	return true;
 }
 
-/* Funcs are in DIE order. */
+/* Funcs are in DIE order, unless a partial unit imported put some out of it. */
 struct cu_func *btf_encoder__cu_func_at(struct btf_encoder *e, uint32_t off)
 {
 	size_t lo = 0, hi = e->cu.funcs.nr;
 
+	if (e->cu.funcs_unsorted) {
+		for (lo = 0; lo < hi; lo++)
+			if (e->cu.funcs.data[lo].die_off == off)
+				return &e->cu.funcs.data[lo];
+		return NULL;
+	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -68,6 +74,9 @@ void btf_encoder_cu__reset(struct btf_encoder_cu *cu)
 	cu->depth = 0;
 	cu->int_ref = 0;
 	cu->err = 0;
+	cu->imported.nr = 0;
+	cu->import_depth = 0;
+	cu->funcs_unsorted = false;
 }
 
 void btf_encoder_cu__free(struct btf_encoder_cu *cu)
@@ -81,5 +90,6 @@ void btf_encoder_cu__free(struct btf_encoder_cu *cu)
 	darray__free(&cu->tags);
 	darray__free(&cu->members);
 	darray__free(&cu->type_refs);
+	darray__free(&cu->imported);
 	die_reader__free(&cu->reader);
 }

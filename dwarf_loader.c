@@ -51,6 +51,7 @@ struct dwarf_loader {
 	/* The size of .debug_info, when it is not compressed (0 otherwise). */
 	uint64_t info_sec_size;
 	bool merged; /* see dwarf_loader__merged() */
+	bool partial_units; /* see dwarf_loader__partial_units() */
 	unsigned int partial_skipped; /* see dwarf_loader__partial_skipped() */
 	/* .debug_info as libdw reads it (relocated, decompressed), or NULLs. */
 	const unsigned char *debug_info, *debug_info_end;
@@ -255,6 +256,28 @@ static bool dwarf_section(Dwarf *dwarf, const char *name, const unsigned char **
 }
 
 /*
+ * Has libdw read every abbreviation of partial unit @unit: where each unit
+ * is a CU, every worker whose CU imports it reads its DIEs, and libdw puts
+ * an abbreviation it meets the first time in the unit's table (and moves
+ * the unit's read position), which is no lookup to share.  Afterwards,
+ * they only look them up.  A table that cannot be read ends the loop:
+ * libdw says so to the reader that meets it.
+ */
+static void dwarf_loader__intern_abbrevs(Dwarf_Die *unit)
+{
+	Dwarf_Off off = 0;
+	size_t len;
+
+	for (;;) {
+		len = 0;
+		/* At the table's end libdw returns no length. */
+		if (!dwarf_getabbrev(unit, off, &len) || !len)
+			break;
+		off += len;
+	}
+}
+
+/*
  * Has libdw read every unit header, here in the main thread: a lookup of a
  * unit libdw has not met yet inserts it into libdw's tree of units, which
  * the workers then only search (dwarf_get_units, dwarf_offdie).
@@ -262,9 +285,15 @@ static bool dwarf_section(Dwarf *dwarf, const char *name, const unsigned char **
 static void dwarf_loader__intern_units(struct dwarf_loader *l)
 {
 	Dwarf_CU *cu = NULL;
+	uint8_t unit_type;
+	Dwarf_Die die;
 
-	while (dwarf_get_units(l->dwarf, cu, &cu, NULL, NULL, NULL, NULL) == 0)
-		;
+	while (dwarf_get_units(l->dwarf, cu, &cu, NULL, &unit_type, &die, NULL) == 0) {
+		if (unit_type != DW_UT_partial)
+			continue;
+		l->partial_units = true;
+		dwarf_loader__intern_abbrevs(&die);
+	}
 }
 
 void dwarf_loader__debug_info(const struct dwarf_loader *l, const unsigned char **start,
@@ -403,6 +432,11 @@ static bool dwarf_loader__units_merged(struct dwarf_loader *l)
 bool dwarf_loader__merged(const struct dwarf_loader *l)
 {
 	return l->merged;
+}
+
+bool dwarf_loader__partial_units(const struct dwarf_loader *l)
+{
+	return l->partial_units;
 }
 
 unsigned int dwarf_loader__partial_skipped(const struct dwarf_loader *l)

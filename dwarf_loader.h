@@ -55,6 +55,9 @@ void dwarf_loader__debug_locs(const struct dwarf_loader *loader, const unsigned 
  */
 bool dwarf_loader__merged(const struct dwarf_loader *loader);
 
+/* Whether the file has partial units (DW_TAG_partial_unit: dwz's). */
+bool dwarf_loader__partial_units(const struct dwarf_loader *loader);
+
 /*
  * The partial units (DW_TAG_partial_unit, dwz's) the last
  * dwarf_loader__for_each_chunk() left out: read only where the units are

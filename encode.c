@@ -92,6 +92,7 @@ static int encode_input__open(struct encode_input *ei, const char *path,
 	ei->in.symtab = ei->symtab;
 	encode_input__read_ehdr(ei);
 	ei->in.merged_cus = dwarf_loader__merged(ei->loader);
+	ei->in.partial_units = dwarf_loader__partial_units(ei->loader);
 	dwarf_loader__debug_info(ei->loader, &ei->in.debug_info, &ei->in.debug_info_end);
 	dwarf_loader__debug_locs(ei->loader, &ei->in.debug_loc, &ei->in.debug_loc_end,
 				 &ei->in.debug_loclists, &ei->in.debug_loclists_end);
@@ -279,10 +280,6 @@ static const char *encode_error(const struct encode_input *ei, int err, char *bu
 	case -BTF_REFUSED_IMPORTED_ALT:
 		return "a unit imports a partial unit of a dwz alternate file (DW_FORM_GNU_ref_alt, "
 		       ".gnu_debugaltlink), which this pahole does not read";
-	case -BTF_REFUSED_IMPORTED_PER_CU:
-		return "a unit imports a partial unit (DW_TAG_imported_unit) where the units are "
-		       "encoded one by one (an ELF note says the kernel has no LTO), which this "
-		       "pahole does not read";
 	case -BTF_REFUSED_VAR_NAME:
 		return "a variable's name is no BTF name (letters, digits, '_' or '.', at most 128), "
 		       "as pahole v1.31 refuses without --btf_encode_force";

@@ -9,11 +9,18 @@
 #   lto        gcc -flto with several partitions: units that refer into
 #              each other, encoded as one CU by one worker
 #   module     the corpus's nf_conntrack.ko, split over its vmlinux's BTF
+#   dwz        dwz's partial units, imported by CUs that are encoded one by
+#              one (a Linux no-LTO note), in v1.32 mode: every worker whose
+#              CU imports one reads its DIEs.  The C sources of this tree
+#              (gcc -g -O0), in 40-odd CUs sharing their headers, make
+#              enough of them for libdw's first reads of their
+#              abbreviations to meet (dwarf_loader.c reads them first)
+# tests/helgrind.supp has what helgrind and drd cannot judge (C11 atomics).
 #
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 need_pahole
-need_tools valgrind gcc ld
+need_tools valgrind gcc ld pkg-config objcopy
 need_corpus
 make_tmp
 
@@ -27,7 +34,8 @@ race()
 	shift 3
 	"$PAHOLE" -J -j4 --btf_features=default "$@" --btf_encode_detached="$TMP/plain.btf" \
 		"$input" > /dev/null 2>&1 || { not_ok "$label: pahole failed without valgrind"; return; }
-	valgrind --tool="$tool" --error-exitcode=9 "$PAHOLE" -J -j4 --btf_features=default "$@" \
+	valgrind --tool="$tool" --error-exitcode=9 --suppressions="$SRCDIR/tests/helgrind.supp" \
+		"$PAHOLE" -J -j4 --btf_features=default "$@" \
 		--btf_encode_detached="$TMP/$tool.btf" "$input" > "$log" 2>&1
 	rc=$?
 	if [ $rc -ne 0 ] || ! grep -q 'ERROR SUMMARY: 0 errors' "$log"; then
@@ -58,6 +66,28 @@ if gcc -g -O2 -flto -flto-partition=max -fPIC -nostdlib -shared -o "$TMP/lto.so"
 else
 	not_ok "gcc -flto: compiling or linking failed"
 	sed 's/^/    /' "$TMP/lto.err"
+fi
+
+if command -v dwz > /dev/null; then
+	# LINUX_ELFNOTE_LTO_INFO (include/linux/elfnote-lto.h), 0: no LTO.
+	printf '\006\000\000\000\004\000\000\000\001\001\000\000Linux\000\000\000\000\000\000\000' \
+		> "$TMP/nolto.note"
+	mkdir "$TMP/src"
+	read -ra cflags <<< "$(pkg-config --cflags libdw libbpf)"
+	# _Atomic is left out: a file that has one is refused.
+	for src in "$SRCDIR"/*.c "$SRCDIR"/lib/*.c; do
+		gcc -g -O0 -fPIC -D_GNU_SOURCE -D_Atomic= -I"$SRCDIR" -I"$SRCDIR/lib" \
+			"${cflags[@]}" -c "$src" \
+			-o "$TMP/src/$(basename "$src" .c).o" || die "cannot compile $(basename "$src")"
+	done
+	gcc -nostdlib -shared -o "$TMP/dwz.so" "$TMP"/src/*.o && dwz "$TMP/dwz.so" &&
+		objcopy --add-section .note.Linux="$TMP/nolto.note" \
+			--set-section-flags .note.Linux=alloc,readonly "$TMP/dwz.so" "$TMP/dwz.nolto.so" \
+			2> /dev/null || die "cannot build dwz.nolto.so"
+	PAHOLE_COMPAT=v1.32 race helgrind "dwz, units one by one" "$TMP/dwz.nolto.so"
+	PAHOLE_COMPAT=v1.32 race drd "dwz, units one by one" "$TMP/dwz.nolto.so"
+else
+	note_skip "dwz not installed: the partial units"
 fi
 
 base=$CORPUS/reference/vmlinux.default.btf

@@ -368,11 +368,11 @@ expect_names "partial unit, not imported" v1.31 "$pu" "good_t int" "partial unit
 expect_names "imported unit" v1.32 "$iu" "good_t int long int partial_t" ""
 expect_refused "imported unit" v1.31 "$iu" "imported_unit.*pahole v1.31"
 # Units one by one (a kernel's LTO note): v1.32 walks the partial unit in
-# the CU, which we do not do: refused rather than encoded without it.
-expect_refused "imported unit, no-LTO note" v1.32 "$iu_nolto" "encoded one by one"
+# the CU, as if its DIEs were the CU's.
+expect_names "imported unit, no-LTO note" v1.32 "$iu_nolto" "good_t int long int partial_t" ""
 expect_refused "imported unit, no-LTO note" v1.31 "$iu_nolto" "imported_unit.*pahole v1.31"
 if [ -n "$UPSTREAM132" ]; then
-	for o in "$pu" "$iu"; do
+	for o in "$pu" "$iu" "$iu_nolto"; do
 		rm -f "$OUT"/*
 		PAHOLE_COMPAT=v1.32 "$PAHOLE" -J --btf_features=default \
 			--btf_encode_detached="$OUT/ours.btf" "$o" 2> /dev/null
