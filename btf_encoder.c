@@ -667,7 +667,7 @@ static int btf_encoder__walk_import(struct btf_encoder *e, Dwarf_Die *pu)
 		return btf_encoder__corrupt(e, off, "the importing unit cannot be read");
 	e->cu.import_depth++;
 	die_reader__begin_cu(&e->cu.reader, pu, e->in->big_endian, die_attrs__wanted);
-	die_ref_ctx__init(&e->cu.ref_ctx, pu, true);
+	die_ref_ctx__init(&e->cu.ref_ctx, pu, true, &e->in->ref_space);
 	err = btf_encoder__encode_children(e, pu);
 	e->cu.import_depth--;
 	die_reader__begin_cu(&e->cu.reader, &unit, e->in->big_endian, die_attrs__wanted);
@@ -677,11 +677,13 @@ static int btf_encoder__walk_import(struct btf_encoder *e, Dwarf_Die *pu)
 
 /*
  * An imported unit, as pahole v1.32 reads it (DW_FORM_ref_addr, into a
- * partial unit of the file; anything else it leaves alone).  Where the
- * units are one CU, the partial unit is one of them, walked in its place
- * in .debug_info; where each unit is a CU, it is walked inside the CU
- * (btf_encoder__walk_import()).  A dwz alternate file (dwz -m) or a DWARF 5
- * supplementary file, which v1.32 opens, is refused.
+ * partial unit of the file; DW_FORM_GNU_ref_alt, into one of its dwz
+ * alternate file; anything else it leaves alone).  Where the units are one
+ * CU, the partial unit is one of them, walked in its place in .debug_info
+ * (an alternate file's first, dwarf_alt.h); where each unit is a CU, it is
+ * walked inside the CU (btf_encoder__walk_import()).  An alternate file
+ * that cannot be found (v1.32 warns and takes references into it for void)
+ * or a DWARF 5 supplementary file is refused.
  */
 static int btf_encoder__encode_imported_unit(struct btf_encoder *e, Dwarf_Die *die)
 {
@@ -695,6 +697,10 @@ static int btf_encoder__encode_imported_unit(struct btf_encoder *e, Dwarf_Die *d
 		return 0;
 	switch (dwarf_whatform(&attr)) {
 	case DW_FORM_GNU_ref_alt:
+		/* Its units are the chunk's first (dwarf_loader__alt()). */
+		if (!e->in->merged_cus || !e->in->ref_space.alt)
+			err = -BTF_REFUSED_IMPORTED_ALT;
+		break;
 	case DW_FORM_ref_sup4:
 	case DW_FORM_ref_sup8:
 		err = -BTF_REFUSED_IMPORTED_ALT;
@@ -856,7 +862,7 @@ static int btf_encoder__encode_children(struct btf_encoder *e, Dwarf_Die *parent
 static void btf_encoder__begin_unit(struct btf_encoder *e, Dwarf_Die *cu_die)
 {
 	e->cu.die = *cu_die;
-	die_ref_ctx__init(&e->cu.ref_ctx, cu_die, e->cu.global);
+	die_ref_ctx__init(&e->cu.ref_ctx, cu_die, e->cu.global, &e->in->ref_space);
 	die_reader__begin_cu(&e->cu.reader, cu_die, e->in->big_endian, die_attrs__wanted);
 	btf_encoder__sig_begin_unit(e, cu_die);
 }

@@ -43,6 +43,7 @@
 #include <elfutils/libdw.h>
 
 #include "btf_release.h"
+#include "die_attrs.h"
 #include "dwarf_loader.h"
 #include "func_params.h"
 
@@ -141,6 +142,8 @@ struct btf_encoder_input {
 	 * whose type references cross units.
 	 */
 	bool merged_cus;
+	/* With merged_cus: the dwz alternate file read with the file (die_attrs.h). */
+	struct die_ref_space ref_space;
 	/*
 	 * The file has partial units (dwarf_loader__partial_units()): where
 	 * each unit is a CU, one may import them, and its references are

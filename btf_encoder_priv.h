@@ -244,7 +244,7 @@ static inline uint32_t btf_chunk__merged_id(const struct btf_chunk *c, uint32_t 
  */
 static inline uint32_t btf_encoder__die_off(const struct btf_encoder *e, Dwarf_Die *die)
 {
-	return e->cu.global ? dwarf_dieoffset(die) : dwarf_cuoffset(die);
+	return e->cu.global ? die_ref_space__off(&e->in->ref_space, die) : dwarf_cuoffset(die);
 }
 
 /* ---- btf_encoder_walk.c: the CU ---- */

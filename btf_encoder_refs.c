@@ -176,13 +176,22 @@ static bool is_type_tag(int tag)
 static void btf_encoder__check_dangling(struct btf_encoder *e, uint32_t off)
 {
 	Dwarf_Off cu_start = dwarf_dieoffset(&e->cu.die) - dwarf_cuoffset(&e->cu.die);
+	const struct die_ref_space *space = &e->in->ref_space;
+	Dwarf *dwarf = dwarf_cu_getdwarf(e->cu.die.cu);
 	Dwarf_Die target;
 	bool found;
 
-	/* With global references, @off is in .debug_info, and may be in any unit. */
-	if (e->cu.global)
+	/* With global references, @off is in .debug_info, or past it in the alternate file's. */
+	if (e->cu.global) {
 		cu_start = 0;
-	found = dwarf_offdie(dwarf_cu_getdwarf(e->cu.die.cu), cu_start + off, &target);
+		if (space->alt && off >= space->alt_base) {
+			dwarf = space->alt;
+			off -= space->alt_base;
+		} else if (space->alt) {
+			dwarf = space->main;
+		}
+	}
+	found = dwarf_offdie(dwarf, cu_start + off, &target);
 	if (!found || (!e->cu.global && dwarf_cuoffset(&target) != off) ||
 	    !is_type_tag(dwarf_tag(&target))) {
 		btf_encoder__corrupt(e, cu_start + off,

@@ -14,12 +14,13 @@ uint32_t die_ref(Dwarf_Attribute *attr, const struct die_ref_ctx *ctx)
 	 * (ctx->global), else void, so that no worker reads a unit another
 	 * one owns.
 	 */
-	if (dwarf_whatform(attr) == DW_FORM_ref_addr) {
-		if (!ctx->global)
+	if (dwarf_whatform(attr) == DW_FORM_ref_addr ||
+	    dwarf_whatform(attr) == DW_FORM_GNU_ref_alt) {
+		if (!die_ref_followed(attr, ctx))
 			return 0;
 		if (!dwarf_formref_die(attr, &target))
 			return REF_BAD;
-		off = dwarf_dieoffset(&target);
+		off = die_ref_space__off(ctx->space, &target);
 		return off >= REF_OFF_MASK - 1 ? REF_BAD : REF_DIE | (uint32_t)off;
 	}
 	/*
@@ -46,8 +47,10 @@ bool die_ref_followed(Dwarf_Attribute *attr, const struct die_ref_ctx *ctx)
 	switch (dwarf_whatform(attr)) {
 	case DW_FORM_ref_addr:
 		return ctx->global;
-	case DW_FORM_ref_sig8:
 	case DW_FORM_GNU_ref_alt:
+		/* Its alternate file, read where the units are one (dwarf_alt.h). */
+		return ctx->global && ctx->space && ctx->space->alt;
+	case DW_FORM_ref_sig8:
 	case DW_FORM_ref_sup4:
 	case DW_FORM_ref_sup8:
 		return false;
@@ -56,10 +59,21 @@ bool die_ref_followed(Dwarf_Attribute *attr, const struct die_ref_ctx *ctx)
 	}
 }
 
-void die_ref_ctx__init(struct die_ref_ctx *ctx, Dwarf_Die *die, bool global)
+uint64_t die_ref_space__off(const struct die_ref_space *space, Dwarf_Die *die)
+{
+	uint64_t off = dwarf_dieoffset(die);
+
+	if (space && space->alt && dwarf_cu_getdwarf(die->cu) == space->alt)
+		off += space->alt_base;
+	return off;
+}
+
+void die_ref_ctx__init(struct die_ref_ctx *ctx, Dwarf_Die *die, bool global,
+		       const struct die_ref_space *space)
 {
 	ctx->global = global;
-	ctx->base = global ? dwarf_dieoffset(die) - dwarf_cuoffset(die) : 0;
+	ctx->space = global ? space : NULL;
+	ctx->base = global ? die_ref_space__off(space, die) - dwarf_cuoffset(die) : 0;
 }
 
 static void attr_udata(Dwarf_Attribute *attr, uint64_t *val, bool *has)
@@ -258,10 +272,10 @@ int die_attrs__collect(Dwarf_Attribute *attr, void *arg)
 	return DWARF_CB_OK;
 }
 
-void die_attrs__read(Dwarf_Die *die, struct die_attrs *a, bool global)
+void die_attrs__read(Dwarf_Die *die, struct die_attrs *a, const struct die_ref_ctx *like)
 {
 	memset(a, 0, sizeof(*a));
-	die_ref_ctx__init(&a->refs, die, global);
+	die_ref_ctx__init(&a->refs, die, like->global, like->space);
 	dwarf_getattrs(die, die_attrs__collect, a, 0);
 }
 
@@ -276,7 +290,7 @@ void die_attrs__inherit(struct die_attrs *a, bool origin_type)
 
 		if (!die_ref_followed(&origin, &a->refs) || !dwarf_formref_die(&origin, &odie))
 			return;
-		die_attrs__read(&odie, &o, a->refs.global);
+		die_attrs__read(&odie, &o, &a->refs);
 		a->name = o.name;
 		/* A variable takes its declaration's type, as upstream does. */
 		if (!a->type || (origin_type && o.type))

@@ -50,6 +50,20 @@
 #endif
 
 /*
+ * Where the units are one, a dwz alternate file's DIEs (dwarf_alt.h) are
+ * numbered after the file's own: their offset there plus @alt_base, the
+ * size of the file's .debug_info.  Read-only, shared by the workers.
+ */
+struct die_ref_space {
+	Dwarf *main;
+	Dwarf *alt; /* NULL: no alternate file is read */
+	uint64_t alt_base;
+};
+
+/* The offset that stands for @die where the units are one (@space may be NULL). */
+uint64_t die_ref_space__off(const struct die_ref_space *space, Dwarf_Die *die);
+
+/*
  * How type references read from a unit's DIEs are numbered: as offsets in
  * the unit (base 0), or, where the units of the file are one (@global, see
  * dwarf_loader__merged()), as .debug_info offsets (@base is the unit's
@@ -58,19 +72,23 @@
 struct die_ref_ctx {
 	uint64_t base;
 	bool global;
+	const struct die_ref_space *space; /* with @global: where a dwz alternate file's DIEs go */
 };
 
 /*
  * Whether dwarf_formref_die() may follow @attr: into the unit, or into
  * another with ctx->global; never into a type unit (DW_FORM_ref_sig8: libdw
  * would look the signature up and read type units in, which pahole v1.31
- * reads none of) nor into a dwz or supplementary file (libdw would open
- * it).  Both would change libdw state that other workers share.
+ * reads none of) nor into a supplementary file (libdw would open it); into
+ * a dwz alternate file only with ctx->global and the file opened before
+ * the workers start (ctx->space->alt, dwarf_alt.h).  The others would
+ * change libdw state that other workers share.
  */
 bool die_ref_followed(Dwarf_Attribute *attr, const struct die_ref_ctx *ctx);
 
-/* Sets @ctx for the unit of @die. */
-void die_ref_ctx__init(struct die_ref_ctx *ctx, Dwarf_Die *die, bool global);
+/* Sets @ctx for the unit of @die; @space with @global. */
+void die_ref_ctx__init(struct die_ref_ctx *ctx, Dwarf_Die *die, bool global,
+		       const struct die_ref_space *space);
 
 struct die_attrs {
 	struct die_ref_ctx refs; /* set before reading, see die_attrs__read() */
@@ -113,8 +131,8 @@ bool die_attrs__wanted(unsigned int at);
  */
 int die_attrs__collect(Dwarf_Attribute *attr, void *arg);
 
-/* Reads the attributes of @die into @a, all unset first, its references as @global says. */
-void die_attrs__read(Dwarf_Die *die, struct die_attrs *a, bool global);
+/* Reads the attributes of @die into @a, all unset first, its references numbered as in @like. */
+void die_attrs__read(Dwarf_Die *die, struct die_attrs *a, const struct die_ref_ctx *like);
 
 /*
  * Fills what a concrete DIE leaves to its abstract origin or declaration

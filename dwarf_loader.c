@@ -34,6 +34,7 @@
 #include <gelf.h>
 #include <libelf.h>
 
+#include "dwarf_alt.h"
 #include "dwarf_loader.h"
 #include "lib/darray.h"
 #include "lib/elf_scn.h"
@@ -52,6 +53,7 @@ struct dwarf_loader {
 	uint64_t info_sec_size;
 	bool merged; /* see dwarf_loader__merged() */
 	bool partial_units; /* see dwarf_loader__partial_units() */
+	struct dwarf_alt alt; /* see dwarf_loader__alt() */
 	unsigned int partial_skipped; /* see dwarf_loader__partial_skipped() */
 	/* .debug_info as libdw reads it (relocated, decompressed), or NULLs. */
 	const unsigned char *debug_info, *debug_info_end;
@@ -439,6 +441,15 @@ bool dwarf_loader__partial_units(const struct dwarf_loader *l)
 	return l->partial_units;
 }
 
+Dwarf *dwarf_loader__alt(const struct dwarf_loader *l, Dwarf **main, const char **link,
+			 uint64_t *info_size)
+{
+	*main = l->dwarf;
+	*link = l->alt.link;
+	*info_size = dwarf_alt__info_size(&l->alt);
+	return l->alt.units.nr ? l->alt.dwarf : NULL;
+}
+
 unsigned int dwarf_loader__partial_skipped(const struct dwarf_loader *l)
 {
 	return l->partial_skipped;
@@ -482,6 +493,13 @@ int dwarf_loader__open(const char *path, struct dwarf_loader **out, const char *
 	if (err)
 		goto fail;
 	l->merged = dwarf_loader__units_merged(l);
+	err = dwarf_alt__find(&l->alt, l->dwarf);
+	if (err) {
+		*cause = strerror(-err);
+		goto fail;
+	}
+	/* As v1.32: with partial units from an alternate file, the units are one. */
+	l->merged |= l->alt.units.nr > 0;
 	dwarf_loader__intern_units(l);
 	if (!dwarf_section(l->dwarf, "info", &l->debug_info, &l->debug_info_end))
 		l->debug_info = l->debug_info_end = NULL;
@@ -515,6 +533,8 @@ void dwarf_loader__release(struct dwarf_loader *l)
 	l->info = NULL;
 	l->debug_info = l->debug_info_end = NULL;
 	l->fd = -1;
+	dwarf_alt__free(&l->alt);
+	l->alt.dwarf = NULL;
 }
 
 void dwarf_loader__close(struct dwarf_loader *l)
@@ -660,6 +680,27 @@ static bool cu_queue__chunk_full(const struct cu_queue *q, const struct dwarf_ch
 }
 
 /*
+ * The partial units of the alternate file that the file imports, first in
+ * the one chunk of merged units, as if they were the file's own (the
+ * order of a single-file dwz, whose partial units come first).
+ */
+static bool cu_queue__take_alt(struct cu_queue *q, struct dwarf_chunk *chunk)
+{
+	const struct dwarf_alt *alt = &q->loader->alt;
+	size_t i;
+
+	if (!q->loader->merged || q->next_chunk)
+		return true;
+	for (i = 0; i < alt->units.nr; i++) {
+		if (!dwarf_chunk__reserve(chunk))
+			return false;
+		chunk->cu_die[chunk->nr] = alt->units.data[i];
+		chunk->cu_index[chunk->nr++] = q->next_index++;
+	}
+	return true;
+}
+
+/*
  * Takes the next chunk: the units that follow the last one taken, up to its
  * share of bytes (see chunk_bytes()) or DWARF_LOADER_CHUNK_MAX of them,
  * less those not to be encoded.  Where a chunk ends depends on the units
@@ -674,6 +715,8 @@ static bool cu_queue__take(struct cu_queue *q, struct dwarf_chunk *chunk)
 	pthread_mutex_lock(&q->lock);
 	chunk->nr = 0;
 	chunk->index = q->next_chunk;
+	if (!q->done && !q->err && !cu_queue__take_alt(q, chunk))
+		q->err = -ENOMEM;
 	while (!q->done && !q->err) {
 		Dwarf_Die *cu_die;
 		uint8_t unit_type;

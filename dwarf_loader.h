@@ -59,6 +59,16 @@ bool dwarf_loader__merged(const struct dwarf_loader *loader);
 bool dwarf_loader__partial_units(const struct dwarf_loader *loader);
 
 /*
+ * The dwz alternate file (dwarf_alt.h) whose partial units the file
+ * imports, which are then handed out first in the one chunk of merged
+ * units; NULL when there is none or it was not found.  *@main: the file's
+ * own; *@link: the alternate file it names, or NULL; *@info_size: the size of the
+ * alternate file's .debug_info (0: none).
+ */
+Dwarf *dwarf_loader__alt(const struct dwarf_loader *loader, Dwarf **main, const char **link,
+			 uint64_t *info_size);
+
+/*
  * The partial units (DW_TAG_partial_unit, dwz's) the last
  * dwarf_loader__for_each_chunk() left out: read only where the units are
  * one CU, as both releases read them.

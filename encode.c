@@ -45,6 +45,7 @@ struct encode_input {
 	/* The first corrupt DIE an encoder found (btf_encoder__corrupt_at()). */
 	uint64_t corrupt_off;
 	const char *corrupt_what;
+	const char *alt_link; /* the dwz alternate file the file names, or NULL */
 };
 
 /* Prints "pahole: FILE: what" and returns @err. */
@@ -63,6 +64,23 @@ static void encode_input__read_ehdr(struct encode_input *ei)
 	ei->in.big_endian = ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
 	ei->in.ptr_size = ehdr.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8;
 	ei->in.param_regs = param_regs__for_machine(ehdr.e_machine);
+}
+
+/*
+ * The dwz alternate file, where the units are one: its DIEs are numbered
+ * past .debug_info, which both must fit in a reference (die_attrs.h).
+ * Without it an import from it is refused (btf_encoder.c).
+ */
+static void encode_input__alt(struct encode_input *ei)
+{
+	struct die_ref_space *space = &ei->in.ref_space;
+	uint64_t alt_size;
+
+	space->alt = dwarf_loader__alt(ei->loader, &space->main, &ei->alt_link, &alt_size);
+	space->alt_base = ei->in.debug_info_end - ei->in.debug_info;
+	if (!ei->in.merged_cus || !ei->in.debug_info ||
+	    space->alt_base + alt_size >= REF_OFF_MASK - 1)
+		space->alt = NULL;
 }
 
 static int encode_input__open(struct encode_input *ei, const char *path,
@@ -94,6 +112,7 @@ static int encode_input__open(struct encode_input *ei, const char *path,
 	ei->in.merged_cus = dwarf_loader__merged(ei->loader);
 	ei->in.partial_units = dwarf_loader__partial_units(ei->loader);
 	dwarf_loader__debug_info(ei->loader, &ei->in.debug_info, &ei->in.debug_info_end);
+	encode_input__alt(ei);
 	dwarf_loader__debug_locs(ei->loader, &ei->in.debug_loc, &ei->in.debug_loc_end,
 				 &ei->in.debug_loclists, &ei->in.debug_loclists_end);
 	if (conf->verbose && ei->in.merged_cus)
@@ -278,8 +297,15 @@ static const char *encode_error(const struct encode_input *ei, int err, char *bu
 		return "a unit imports a partial unit (DW_TAG_imported_unit, as dwz makes), "
 		       "which pahole v1.31 cannot read: it writes nothing";
 	case -BTF_REFUSED_IMPORTED_ALT:
-		return "a unit imports a partial unit of a dwz alternate file (DW_FORM_GNU_ref_alt, "
-		       ".gnu_debugaltlink), which this pahole does not read";
+		if (!ei->alt_link)
+			return "a unit imports a partial unit of a DWARF 5 supplementary file, "
+			       "which this pahole does not read";
+		snprintf(buf, len,
+			 "a unit imports a partial unit of its dwz alternate file %s "
+			 "(.gnu_debugaltlink), which cannot be read: not found beside the file "
+			 "nor by its build ID under /usr/lib/debug/.build-id, or too large",
+			 ei->alt_link);
+		return buf;
 	case -BTF_REFUSED_VAR_NAME:
 		return "a variable's name is no BTF name (letters, digits, '_' or '.', at most 128), "
 		       "as pahole v1.31 refuses without --btf_encode_force";

@@ -20,7 +20,7 @@
 #     without encode_force, and is left out with it (default has it);
 #  4. a refused type in a CU that --lang_exclude skips is no refusal; -j2,
 #     and in place (the file unchanged, no temporary file left);
-#  5. partial and imported units (dwz) in both releases: written
+#  5. partial and imported units (dwz, dwz -m) in both releases: written
 #     expectations, the BTF of a dwz'd file against the file's before dwz,
 #     and against pahole v1.32 when it is at hand ($UPSTREAM132_PAHOLE, else
 #     $BUILDDIR/upstream-debian/bin/pahole).
@@ -382,6 +382,28 @@ if [ -n "$UPSTREAM132" ]; then
 	done
 fi
 
+# as_before_dwz LABEL PLAIN DWZ: in v1.32 mode, DWZ (PLAIN through dwz) encodes
+# silently to PLAIN's BTF, and to pahole v1.32's where it is at hand; with
+# default, no features and default,global_var.
+as_before_dwz()
+{
+	local label=$1 plain=$2 dwzd=$3 f o
+	for f in default "" default,global_var; do
+		for o in "$plain" "$dwzd"; do
+			PAHOLE_COMPAT=v1.32 "$PAHOLE" -J --btf_features="$f" \
+				--btf_encode_detached="$o.btf" "$o" 2> "$TMP/stderr"
+			RC=$?
+			[ "$RC" -eq 0 ] && [ ! -s "$TMP/stderr" ] ||
+				not_ok "$(basename "$o") [$f]: exit $RC: $(head -n 1 "$TMP/stderr")"
+		done
+		same_btf "$label [${f:-no features}]: the BTF before dwz" "$plain.btf" "$dwzd.btf"
+		[ -n "$UPSTREAM132" ] || continue
+		"$UPSTREAM132" -J --btf_features="$f" --btf_encode_detached="$TMP/up.btf" "$dwzd" \
+			> /dev/null 2>&1
+		same_btf "$label [${f:-no features}]: the BTF of pahole v1.32" "$TMP/up.btf" "$dwzd.btf"
+	done
+}
+
 # What dwz makes of two CUs that share a header, DWARF 4 and 5: in v1.32
 # mode, the BTF of the file before dwz.
 if command -v dwz > /dev/null; then
@@ -394,28 +416,28 @@ if command -v dwz > /dev/null; then
 			not_ok "dwz$v.dwz.so: dwz imported no partial unit"
 			continue
 		fi
-		for f in default "" default,global_var; do
-			for o in "$so" "$OBJ/dwz$v.dwz.so"; do
-				PAHOLE_COMPAT=v1.32 "$PAHOLE" -J --btf_features="$f" \
-					--btf_encode_detached="$o.btf" "$o" 2> "$TMP/stderr"
-				RC=$?
-				[ "$RC" -eq 0 ] && [ ! -s "$TMP/stderr" ] ||
-					not_ok "$(basename "$o") [$f]: exit $RC: $(head -n 1 "$TMP/stderr")"
-			done
-			same_btf "dwz$v.dwz.so [${f:-no features}]: the BTF before dwz" \
-				"$so.btf" "$OBJ/dwz$v.dwz.so.btf"
-			if [ -n "$UPSTREAM132" ]; then
-				"$UPSTREAM132" -J --btf_features="$f" --btf_encode_detached="$TMP/up.btf" \
-					"$OBJ/dwz$v.dwz.so" > /dev/null 2>&1
-				same_btf "dwz$v.dwz.so [${f:-no features}]: the BTF of pahole v1.32" \
-					"$TMP/up.btf" "$OBJ/dwz$v.dwz.so.btf"
-			fi
-		done
+		as_before_dwz "dwz$v.dwz.so" "$so" "$OBJ/dwz$v.dwz.so"
 		expect_refused "dwz$v.dwz.so" v1.31 "$OBJ/dwz$v.dwz.so" "imported_unit.*pahole v1.31"
 	done
-	# dwz -m: the partial units are in an alternate file, which we do not read.
-	o=$(build dwz multifile) || die "cannot build the dwz multifile"
-	expect_refused "dwz -m" v1.32 "$o" "dwz alternate file"
+	# dwz -m: the shared partial units go to an alternate file, which
+	# v1.32 reads (libdw finds it beside the file or by build ID): the BTF
+	# of each file before dwz.  Without it: refused, naming it.
+	mkdir "$OBJ/multi"
+	m=$OBJ/multi
+	gcc -g -O2 -fPIC -nostdlib -shared "$FIX/dwz_a.c" "$FIX/dwz_b.c" "$FIX/types_enum.c" \
+		-o "$m/one.so" &&
+		gcc -g -O2 -fPIC -nostdlib -shared "$FIX/dwz_a.c" "$FIX/types_struct.c" \
+			-o "$m/two.so" &&
+		cp "$m/one.so" "$m/one.plain.so" && cp "$m/two.so" "$m/two.plain.so" &&
+		dwz -m "$m/common.alt" "$m/one.so" "$m/two.so" || die "cannot build the dwz -m files"
+	for so in one two; do
+		as_before_dwz "dwz -m $so.so" "$m/$so.plain.so" "$m/$so.so"
+	done
+	expect_refused "dwz -m" v1.31 "$m/one.so" "imported_unit.*pahole v1.31"
+	mv "$m/common.alt" "$m/common.hidden"
+	expect_refused "dwz -m, its alternate file gone" v1.32 "$m/one.so" \
+		"alternate file .*common.alt .*cannot be read"
+	mv "$m/common.hidden" "$m/common.alt"
 else
 	note_skip "dwz not installed: the dwz'd files"
 fi
