@@ -643,7 +643,7 @@ static int btf_encoder__encode_refused(struct btf_encoder *e, Dwarf_Die *die)
  * children are walked as the CU's own, here, once per CU, as v1.32 walks
  * them (its types are the CU's, in every CU that imports it; the dedup
  * makes them one).  The CU's references are .debug_info offsets
- * (e->cu.global), so that those into @pu and within it are one numbering.
+ * (in->global_refs), so that those into @pu and within it are one numbering.
  */
 static int btf_encoder__walk_import(struct btf_encoder *e, Dwarf_Die *pu)
 {
@@ -862,7 +862,7 @@ static int btf_encoder__encode_children(struct btf_encoder *e, Dwarf_Die *parent
 static void btf_encoder__begin_unit(struct btf_encoder *e, Dwarf_Die *cu_die)
 {
 	e->cu.die = *cu_die;
-	die_ref_ctx__init(&e->cu.ref_ctx, cu_die, e->cu.global, &e->in->ref_space);
+	die_ref_ctx__init(&e->cu.ref_ctx, cu_die, e->in->global_refs, &e->in->ref_space);
 	die_reader__begin_cu(&e->cu.reader, cu_die, e->in->big_endian, die_attrs__wanted);
 	btf_encoder__sig_begin_unit(e, cu_die);
 }
@@ -874,7 +874,6 @@ static void btf_encoder__begin_cu(struct btf_encoder *e, uint32_t cu_index)
 	btf_encoder_cu__reset(&e->cu);
 	e->cu.first_var = e->vars.nr;
 	e->cu.index = cu_index;
-	e->cu.global = e->in->merged_cus || e->in->partial_units;
 	e->cu.open = true;
 	e->cu.first_id = btf__type_cnt(e->btf);
 }

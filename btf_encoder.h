@@ -145,11 +145,11 @@ struct btf_encoder_input {
 	/* With merged_cus: the dwz alternate file read with the file (die_attrs.h). */
 	struct die_ref_space ref_space;
 	/*
-	 * The file has partial units (dwarf_loader__partial_units()): where
-	 * each unit is a CU, one may import them, and its references are
-	 * numbered as .debug_info offsets, as merged units' are.
+	 * References are .debug_info offsets, in a sparse DIE map: the units
+	 * are one (merged_cus), or the file has partial units
+	 * (dwarf_loader__partial_units()), which a unit may import.
 	 */
-	bool partial_units;
+	bool global_refs;
 	/*
 	 * The second pass (BTF_ENCODERS_AGAIN): chunks are not deduplicated
 	 * on their own, only the merged BTF is, as upstream deduplicates the

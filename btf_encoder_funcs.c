@@ -137,6 +137,7 @@ static int btf_encoder__drop_unnamed(struct btf_encoder *e)
 	e->cu.params.nr = f->first_param;
 	e->cu.tags.nr = f->first_tag;
 	e->cu.funcs.nr--;
+	e->cu.func_index.nr--;
 	return 0;
 }
 
@@ -145,6 +146,7 @@ int btf_encoder__collect_func(struct btf_encoder *e, Dwarf_Die *die)
 	struct elf_functions_entry *entry;
 	uint32_t origin = 0;
 	struct die_attrs a;
+	struct cu_func_off *at;
 	struct cu_func *f;
 	int err;
 
@@ -159,13 +161,15 @@ int btf_encoder__collect_func(struct btf_encoder *e, Dwarf_Die *die)
 	entry = elf_functions__find(e->in->functions, a.name);
 	if (!entry)
 		return 0;
-	f = darray__push(&e->cu.funcs);
+	at = darray__push(&e->cu.func_index);
+	f = at ? darray__push(&e->cu.funcs) : NULL;
 	if (!f)
 		return -ENOMEM;
 	memset(f, 0, sizeof(*f));
 	f->entry = entry;
 	f->die_off = btf_encoder__die_off(e, die);
-	if (e->cu.funcs.nr > 1 && f[-1].die_off > f->die_off)
+	*at = (struct cu_func_off){ f->die_off, e->cu.funcs.nr - 1 };
+	if (e->cu.func_index.nr > 1 && at[-1].off > at->off)
 		e->cu.funcs_unsorted = true;
 	if ((origin & REF_DIE) && origin != REF_BAD)
 		f->origin_off = origin & REF_OFF_MASK;
@@ -318,10 +322,10 @@ int btf_encoder__save_cu_funcs(struct btf_encoder *e)
 	bool v131 = !btf_encoder_conf__follows(e->in->conf, BTF_RULE_FUNCS_V132);
 	size_t i;
 	uint32_t j;
+	int err;
 
 	for (i = 0; i < e->cu.funcs.nr; i++) {
 		struct cu_func *f = &e->cu.funcs.data[i];
-		int err;
 
 		f->ret_type = btf_encoder__resolve_ref(e, f->ret_type);
 		for (j = 0; j < f->nr_params; j++) {
@@ -334,6 +338,9 @@ int btf_encoder__save_cu_funcs(struct btf_encoder *e)
 		if (err)
 			return err;
 	}
+	err = btf_encoder__index_funcs(e);
+	if (err)
+		return err;
 	if (v131)
 		btf_encoder__pass_on_unexpected(e);
 	btf_encoder__sig_share(e);

@@ -142,6 +142,11 @@ struct pending_member {
 	uint32_t bit_off, bit_size; /* as btf__add_field() takes them */
 };
 
+/* A func of the CU by its DIE offset: e->cu.funcs.data[idx]. */
+struct cu_func_off {
+	uint32_t off, idx;
+};
+
 /*
  * Per-CU state: a unit, or with merged_cus all the units of the chunk.
  * btf_encoder_cu__reset() when a CU begins, btf_encoder_cu__free() with the
@@ -184,15 +189,16 @@ struct btf_encoder_cu {
 	Dwarf_Die die; /* the CU's */
 	struct die_reader reader;
 	struct die_ref_ctx ref_ctx; /* how the current unit's references are numbered */
-	/*
-	 * References are .debug_info offsets, in the sparse map: the units
-	 * are one, or this unit may import partial units (a dwz file).
-	 */
-	bool global;
 	/* The partial units this CU imported (their offsets), each walked once. */
 	DARRAY(uint64_t) imported;
 	int import_depth;
-	bool funcs_unsorted; /* an import put funcs out of DIE order */
+	/*
+	 * The funcs by DIE offset, for btf_encoder__cu_func_at(): in DIE order
+	 * as they are met, sorted by btf_encoder__index_funcs() if an import
+	 * put them out of it.
+	 */
+	DARRAY(struct cu_func_off) func_index;
+	bool funcs_unsorted;
 	bool open; /* merged_cus: the chunk's units walked so far await finishing */
 	int err;
 };
@@ -244,7 +250,8 @@ static inline uint32_t btf_chunk__merged_id(const struct btf_chunk *c, uint32_t 
  */
 static inline uint32_t btf_encoder__die_off(const struct btf_encoder *e, Dwarf_Die *die)
 {
-	return e->cu.global ? die_ref_space__off(&e->in->ref_space, die) : dwarf_cuoffset(die);
+	return e->in->global_refs ? die_ref_space__off(&e->in->ref_space, die) :
+				    dwarf_cuoffset(die);
 }
 
 /* ---- btf_encoder_walk.c: the CU ---- */
@@ -277,7 +284,9 @@ static inline int btf_encoder__sibling(struct btf_encoder *e, Dwarf_Die *die)
  * libdw's failure was for want of memory.
  */
 int btf_encoder__corrupt(struct btf_encoder *e, uint64_t off, const char *what);
-/* The CU's function whose DIE is at @off, or NULL. */
+/* Sorts e->cu.func_index once the CU's funcs are all met; 0 or -ENOMEM. */
+int btf_encoder__index_funcs(struct btf_encoder *e);
+/* The CU's function whose DIE is at @off, or NULL (after btf_encoder__index_funcs()). */
 struct cu_func *btf_encoder__cu_func_at(struct btf_encoder *e, uint32_t off);
 /* Forgets the previous CU's state but the map (btf_encoder__clear_map()). */
 void btf_encoder_cu__reset(struct btf_encoder_cu *cu);

@@ -33,7 +33,7 @@ int btf_encoder__map(struct btf_encoder *e, Dwarf_Die *die, uint32_t ref)
 	Dwarf_Off off = btf_encoder__die_off(e, die);
 	uint32_t *slot;
 
-	if (e->cu.global)
+	if (e->in->global_refs)
 		return ptr_map__set(&e->cu.sparse_map, sparse_key(off), ref);
 	if (off >= e->cu.map_size) {
 		size_t size = e->cu.map_size ? e->cu.map_size * 2 : 1 << 16;
@@ -59,7 +59,7 @@ int btf_encoder__map(struct btf_encoder *e, Dwarf_Die *die, uint32_t ref)
 /* What DIE offset @off stands for, or false when it stands for nothing encoded. */
 static bool btf_encoder__lookup(const struct btf_encoder *e, uint32_t off, uint32_t *ref)
 {
-	if (e->cu.global)
+	if (e->in->global_refs)
 		return ptr_map__find(&e->cu.sparse_map, sparse_key(off), ref);
 	if (off >= e->cu.map_size || !(e->cu.map[off] & MAP_SET))
 		return false;
@@ -177,22 +177,21 @@ static void btf_encoder__check_dangling(struct btf_encoder *e, uint32_t off)
 {
 	Dwarf_Off cu_start = dwarf_dieoffset(&e->cu.die) - dwarf_cuoffset(&e->cu.die);
 	const struct die_ref_space *space = &e->in->ref_space;
-	Dwarf *dwarf = dwarf_cu_getdwarf(e->cu.die.cu);
+	Dwarf *dwarf = dwarf_cu_getdwarf(e->cu.die.cu); /* without global references */
 	Dwarf_Die target;
 	bool found;
 
 	/* With global references, @off is in .debug_info, or past it in the alternate file's. */
-	if (e->cu.global) {
+	if (e->in->global_refs) {
 		cu_start = 0;
+		dwarf = space->main;
 		if (space->alt && off >= space->alt_base) {
 			dwarf = space->alt;
 			off -= space->alt_base;
-		} else if (space->alt) {
-			dwarf = space->main;
 		}
 	}
 	found = dwarf_offdie(dwarf, cu_start + off, &target);
-	if (!found || (!e->cu.global && dwarf_cuoffset(&target) != off) ||
+	if (!found || (!e->in->global_refs && dwarf_cuoffset(&target) != off) ||
 	    !is_type_tag(dwarf_tag(&target))) {
 		btf_encoder__corrupt(e, cu_start + off,
 				     "a type reference points there, at no type");

@@ -39,32 +39,44 @@ bool btf_encoder__corrupt_at(const struct btf_encoder *e, uint64_t *off, const c
 	return true;
 }
 
-/* Funcs are in DIE order, unless a partial unit imported put some out of it. */
+static int func_off__cmp(const void *a, const void *b)
+{
+	const struct cu_func_off *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+int btf_encoder__index_funcs(struct btf_encoder *e)
+{
+	if (e->cu.func_index.nr != e->cu.funcs.nr)
+		return -EPROTO;
+	if (e->cu.funcs_unsorted)
+		qsort(e->cu.func_index.data, e->cu.func_index.nr, sizeof(*e->cu.func_index.data),
+		      func_off__cmp);
+	return 0;
+}
+
 struct cu_func *btf_encoder__cu_func_at(struct btf_encoder *e, uint32_t off)
 {
-	size_t lo = 0, hi = e->cu.funcs.nr;
+	size_t lo = 0, hi = e->cu.func_index.nr;
 
-	if (e->cu.funcs_unsorted) {
-		for (lo = 0; lo < hi; lo++)
-			if (e->cu.funcs.data[lo].die_off == off)
-				return &e->cu.funcs.data[lo];
-		return NULL;
-	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (e->cu.funcs.data[mid].die_off < off)
+		if (e->cu.func_index.data[mid].off < off)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < e->cu.funcs.nr && e->cu.funcs.data[lo].die_off == off ? &e->cu.funcs.data[lo] :
-									    NULL;
+	return lo < e->cu.func_index.nr && e->cu.func_index.data[lo].off == off ?
+		       &e->cu.funcs.data[e->cu.func_index.data[lo].idx] :
+		       NULL;
 }
 
 void btf_encoder_cu__reset(struct btf_encoder_cu *cu)
 {
 	cu->funcs.nr = 0;
+	cu->func_index.nr = 0;
 	cu->params.nr = 0;
 	cu->tags.nr = 0;
 	cu->members.nr = 0;
@@ -85,6 +97,7 @@ void btf_encoder_cu__free(struct btf_encoder_cu *cu)
 	ptr_map__free(&cu->sparse_map);
 	darray__free(&cu->refs);
 	darray__free(&cu->funcs);
+	darray__free(&cu->func_index);
 	darray__free(&cu->params);
 	darray__free(&cu->proto);
 	darray__free(&cu->tags);

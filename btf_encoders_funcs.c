@@ -45,11 +45,6 @@ struct func_skip_words {
 	const char *ours, *upstream;
 };
 
-/* What -V says of a function left out (sig_skip_reason()). */
-struct sig_skip {
-	const char *ours, *upstream;
-};
-
 static const struct func_skip_words func_skip_words[] = {
 	[FUNC_KEPT] = { NULL, NULL },
 	[FUNC_SKIP_INCONSISTENT] = { "its prototype differs between CUs", "inconsistet prototype" },
@@ -353,9 +348,9 @@ static const struct sig_seen *sig_canonical(const struct sig_seen *v, size_t n, 
  * the reverse (ambiguous addresses first: each of its tests overrides the
  * one before, as measured on the corpus 6.1 vmlinux).  NULL when none holds.
  */
-static const struct sig_skip *sig_skip_reason(struct sig_skip *skip, bool unexpected,
-					      bool uncertain, bool reordered, bool optimized,
-					      bool inconsistent, bool ambiguous)
+static const struct func_skip_words *sig_skip_reason(struct func_skip_words *skip, bool unexpected,
+						     bool uncertain, bool reordered, bool optimized,
+						     bool inconsistent, bool ambiguous)
 {
 	const struct {
 		bool holds;
@@ -381,7 +376,7 @@ static const struct sig_skip *sig_skip_reason(struct sig_skip *skip, bool unexpe
 static struct sig_choice sig_choose(const struct btf_encoder_conf *conf, const struct btf *btf,
 				    const struct elf_functions_entry *entry,
 				    const struct sig_seen *v, size_t n, int mode,
-				    struct sig_skip *why)
+				    struct func_skip_words *why)
 {
 	bool unexpected = v[0].s->mode[mode].unexpected, uncertain = v[0].s->uncertain;
 	bool reordered = v[0].s->reordered, inconsistent = false, ts = mode == SIG_TRUE;
@@ -483,7 +478,7 @@ static int btf_encoders__add_true_sig(const struct btf_encoder_conf *conf, struc
 				      const struct elf_functions_entry *entry)
 {
 	struct sig_choice dflt, ts;
-	struct sig_skip why = { NULL, NULL };
+	struct func_skip_words why = { NULL, NULL };
 	struct btf_func_state s;
 	struct sig_seen *v;
 	size_t n;
@@ -522,7 +517,7 @@ static int btf_encoders__add_v132(const struct btf_encoder_conf *conf, struct bt
 				  const struct elf_functions_entry *entry)
 {
 	int mode = btf_encoder_conf__has(conf, BTF_FEAT_TRUE_SIGNATURE) ? SIG_TRUE : SIG_DEFAULT;
-	struct sig_skip why = { NULL, NULL };
+	struct func_skip_words why = { NULL, NULL };
 	struct sig_choice c;
 	struct btf_func_state s;
 	struct sig_seen *v;

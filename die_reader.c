@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "die_reader.h"
+#include "lib/leb128.h"
 
 /* One attribute of an abbreviation: its name and form, and whether the callback wants it. */
 struct die_reader_spec {
@@ -82,23 +83,6 @@ void die_reader__free(struct die_reader *r)
 	darray__free(&r->specs);
 }
 
-/* A ULEB128 at *@p before @end, or false; *@p moves past it. */
-static bool read_uleb(const unsigned char **p, const unsigned char *end, uint64_t *val)
-{
-	unsigned int shift = 0;
-
-	*val = 0;
-	while (*p < end && shift < 64) {
-		unsigned char b = *(*p)++;
-
-		*val |= (uint64_t)(b & 0x7f) << shift;
-		if (!(b & 0x80))
-			return true;
-		shift += 7;
-	}
-	return false;
-}
-
 /* The abbreviation code @die starts with, and where its attributes start; 0 if unusual. */
 static size_t die_code(const struct die_reader *r, Dwarf_Die *die, const unsigned char **attrs)
 {
@@ -109,7 +93,7 @@ static size_t die_code(const struct die_reader *r, Dwarf_Die *die, const unsigne
 		return 0;
 	if (end - p > MAX_CODE_BYTES)
 		end = p + MAX_CODE_BYTES;
-	if (!read_uleb(&p, end, &code))
+	if (!leb128__read(&p, end, &code, false))
 		return 0;
 	*attrs = p;
 	return code;
@@ -341,7 +325,7 @@ static bool form_size(const struct die_reader *r, unsigned int form, const unsig
 	case DW_FORM_addrx:
 	case DW_FORM_loclistx:
 	case DW_FORM_rnglistx:
-		if (!read_uleb(&q, end, &len))
+		if (!leb128__read(&q, end, &len, false))
 			return false;
 		*size = q - p;
 		return true;
@@ -363,7 +347,7 @@ static bool form_size(const struct die_reader *r, unsigned int form, const unsig
 	}
 	case DW_FORM_block:
 	case DW_FORM_exprloc:
-		if (!read_uleb(&q, end, &len))
+		if (!leb128__read(&q, end, &len, false))
 			return false;
 		*size = (q - p) + len;
 		break;

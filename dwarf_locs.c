@@ -12,6 +12,7 @@
 #include <dwarf.h>
 
 #include "dwarf_locs.h"
+#include "lib/leb128.h"
 
 /* A read that libdw might answer otherwise than the bytes say: libdw reads the attribute. */
 #define LOC_LIBDW 1
@@ -33,32 +34,6 @@ void dwarf_locs__free(struct dwarf_locs *l)
 {
 	darray__free(&l->ops);
 	darray__free(&l->entries);
-}
-
-/*
- * A ULEB128 or SLEB128 at *@p, within @end, of ten bytes at most: false for
- * one that runs past either (libdw reads those its own way).
- */
-static bool leb128(const unsigned char **p, const unsigned char *end, uint64_t *v, bool is_signed)
-{
-	const unsigned char *q = *p;
-	unsigned int shift = 0;
-	uint64_t r = 0;
-
-	while (q < end && q - *p < 10) {
-		unsigned char b = *q++;
-
-		r |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (b & 0x80)
-			continue;
-		if (is_signed && shift < 64 && (b & 0x40))
-			r |= ~0ull << shift;
-		*p = q;
-		*v = r;
-		return true;
-	}
-	return false;
 }
 
 static bool skip_bytes(const unsigned char **p, const unsigned char *end, uint64_t n)
@@ -173,21 +148,21 @@ static int op_operands(struct dwarf_locs *l, struct loc_op *op, const unsigned c
 	case OPS_ADDR:
 		return skip_bytes(p, end, l->addr_size) ? 0 : LOC_LIBDW;
 	case OPS_ULEB:
-		if (!leb128(p, end, &a, false))
+		if (!leb128__read(p, end, &a, false))
 			return LOC_LIBDW;
 		op->number = a;
 		return 0;
 	case OPS_SLEB:
-		return leb128(p, end, &a, true) ? 0 : LOC_LIBDW;
+		return leb128__read(p, end, &a, true) ? 0 : LOC_LIBDW;
 	case OPS_ULEB_SLEB:
 	case OPS_ULEB_ULEB:
 		/* libdw wants the second operand to start before the end. */
-		if (!leb128(p, end, &a, false) || *p >= end ||
-		    !leb128(p, end, &b, lay.form == OPS_ULEB_SLEB))
+		if (!leb128__read(p, end, &a, false) || *p >= end ||
+		    !leb128__read(p, end, &b, lay.form == OPS_ULEB_SLEB))
 			return LOC_LIBDW;
 		return 0;
 	case OPS_BLOCK:
-		if (!leb128(p, end, &a, false))
+		if (!leb128__read(p, end, &a, false))
 			return LOC_LIBDW;
 		block = *p;
 		if (!skip_bytes(p, end, a))
@@ -199,9 +174,9 @@ static int op_operands(struct dwarf_locs *l, struct loc_op *op, const unsigned c
 		if (end - *p < 2)
 			return LOC_LIBDW;
 		(*p)++;
-		return leb128(p, end, &a, false) ? 0 : LOC_LIBDW;
+		return leb128__read(p, end, &a, false) ? 0 : LOC_LIBDW;
 	case OPS_ULEB_BYTE_BLOCK:
-		if (!leb128(p, end, &a, false) || *p >= end)
+		if (!leb128__read(p, end, &a, false) || *p >= end)
 			return LOC_LIBDW;
 		b = *(*p)++;
 		return skip_bytes(p, end, b) ? 0 : LOC_LIBDW;
@@ -320,7 +295,8 @@ static int list_v5(struct dwarf_locs *l, const unsigned char *p, const unsigned 
 				return LOC_LIBDW;
 			continue;
 		case DW_LLE_offset_pair:
-			if (!leb128(&p, end, &a, false) || p >= end || !leb128(&p, end, &a, false))
+			if (!leb128__read(&p, end, &a, false) || p >= end ||
+			    !leb128__read(&p, end, &a, false))
 				return LOC_LIBDW;
 			break;
 		case DW_LLE_default_location:
@@ -330,14 +306,15 @@ static int list_v5(struct dwarf_locs *l, const unsigned char *p, const unsigned 
 				return LOC_LIBDW;
 			break;
 		case DW_LLE_start_length:
-			if (!skip_bytes(&p, end, w) || p >= end || !leb128(&p, end, &a, false))
+			if (!skip_bytes(&p, end, w) || p >= end ||
+			    !leb128__read(&p, end, &a, false))
 				return LOC_LIBDW;
 			break;
 		default:
 			/* Indexes into .debug_addr, which libdw checks; or not a kind at all. */
 			return LOC_LIBDW;
 		}
-		if (p >= end || !leb128(&p, end, &len, false) || (uint64_t)(end - p) < len)
+		if (p >= end || !leb128__read(&p, end, &len, false) || (uint64_t)(end - p) < len)
 			return LOC_LIBDW;
 		err = entry_push(l, p, len);
 		if (err)

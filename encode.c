@@ -110,7 +110,7 @@ static int encode_input__open(struct encode_input *ei, const char *path,
 	ei->in.symtab = ei->symtab;
 	encode_input__read_ehdr(ei);
 	ei->in.merged_cus = dwarf_loader__merged(ei->loader);
-	ei->in.partial_units = dwarf_loader__partial_units(ei->loader);
+	ei->in.global_refs = ei->in.merged_cus || dwarf_loader__partial_units(ei->loader);
 	dwarf_loader__debug_info(ei->loader, &ei->in.debug_info, &ei->in.debug_info_end);
 	encode_input__alt(ei);
 	dwarf_loader__debug_locs(ei->loader, &ei->in.debug_loc, &ei->in.debug_loc_end,
