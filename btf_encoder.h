@@ -11,7 +11,8 @@
  * the worker's encoder builds a struct btf of its own, encoding every type
  * of each CU straight from the DIEs, then deduplicates it on its own.  So a
  * chunk's BTF depends on its CUs alone, and the final BTF, made of the
- * chunks concatenated in order and deduplicated once more, is the same
+ * chunks appended in order (as they end: btf_sink__new()) and deduplicated
+ * once more, is the same
  * whichever worker encoded which chunk, and the same as with one worker.
  * The last dedup sees some 150,000 types of the corpus vmlinux rather than
  * 3.3 million, and most of the deduplicating runs in parallel.
@@ -51,6 +52,7 @@ struct btf;
 struct btf_base;
 struct btf_chunk;
 struct btf_encoder;
+struct btf_sink;
 struct elf_functions;
 struct elf_symtab;
 struct func_sighting;
@@ -156,6 +158,11 @@ struct btf_encoder_input {
 	 * whole file once (see btf_encoders__merge()).
 	 */
 	bool whole_dedup;
+	/*
+	 * Where the chunks go as they end (btf_sink__new(), one per pass):
+	 * the one object here that workers change, under its own lock.
+	 */
+	struct btf_sink *sink;
 };
 
 static inline bool btf_encoder_conf__has(const struct btf_encoder_conf *conf, enum btf_feature f)
@@ -256,7 +263,17 @@ int btf_encoder__end_chunk(struct btf_encoder *encoder);
  */
 bool btf_encoder__corrupt_at(const struct btf_encoder *encoder, uint64_t *off, const char **what);
 
-/* ---- after the join: the encoders' work merged, in one thread ---- */
+/* ---- the encoders' work merged: begun while they run, ended after the join ---- */
+
+/*
+ * The BTF that a pass's chunks are appended to, in order, as the workers end
+ * them (btf_encoder__end_chunk()), and that btf_encoders__merge() then
+ * completes: of its own, or with btf_encoder_conf.base split BTF on it.
+ * Made before the workers start, deleted after the merge; 0 or a negative
+ * errno.
+ */
+int btf_sink__new(const struct btf_encoder_input *in, struct btf_sink **out);
+void btf_sink__delete(struct btf_sink *sink);
 
 /*
  * What the encoders made: a BTF of libbpf's (@btf), or split BTF on the
@@ -275,8 +292,8 @@ struct btf_encoded {
 };
 
 /*
- * Once every worker is done: concatenates the chunks of all @nr encoders in
- * order, adds the functions and variables, deduplicates and returns the BTF
+ * Once every worker is done: takes the chunks of all @nr encoders from the
+ * sink, adds the functions and variables, deduplicates and returns the BTF
  * in *@out.
  *
  * Or returns BTF_ENCODERS_AGAIN, with no BTF, when the chunks' own dedups

@@ -103,21 +103,43 @@ static int carried__pop(uint32_t *id, void *ctx)
 }
 
 /*
- * Replaces the chunk's BTF by a read-only copy of its raw bytes: after
- * dedup, libbpf keeps the buffers sized for the types before it and the
- * string hash, several times the bytes that remain, for every chunk until
- * the merge.
+ * Replaces the chunk's BTF by a read-only copy of its raw bytes less the
+ * carriers (btf_dedup__carry()), whose IDs were taken back: after dedup,
+ * libbpf keeps the buffers sized for the types before it and the string
+ * hash, several times the bytes that remain, for every chunk until the
+ * merge, which then appends the chunk's types whole.
  */
 static int btf_chunk__compact(struct btf_chunk *c)
 {
+	const struct btf_header *hdr;
+	struct btf_header *copy_hdr;
+	const char *types, *t;
 	struct btf *copy;
-	const void *raw;
-	__u32 size;
+	uint32_t size, i, types_len;
+	char *buf;
 
-	raw = btf__raw_data(c->btf, &size);
-	if (!raw)
+	hdr = btf__raw_data(c->btf, &size);
+	if (!hdr)
 		return -ENOMEM;
-	copy = btf__new(raw, size);
+	types = (const char *)hdr + hdr->hdr_len + hdr->type_off;
+	for (i = 0, t = types; i < c->nr_types; i++)
+		t += btf_type__size((const struct btf_type *)t);
+	types_len = t - types;
+	buf = malloc(sizeof(*copy_hdr) + types_len + hdr->str_len);
+	if (!buf)
+		return -ENOMEM;
+	copy_hdr = (struct btf_header *)buf;
+	*copy_hdr = (struct btf_header){ .magic = hdr->magic,
+					 .version = hdr->version,
+					 .hdr_len = sizeof(*copy_hdr),
+					 .type_len = types_len,
+					 .str_off = types_len,
+					 .str_len = hdr->str_len };
+	memcpy(buf + sizeof(*copy_hdr), types, types_len);
+	memcpy(buf + sizeof(*copy_hdr) + types_len, (const char *)hdr + hdr->hdr_len + hdr->str_off,
+	       hdr->str_len);
+	copy = btf__new(buf, sizeof(*copy_hdr) + types_len + hdr->str_len);
+	free(buf);
 	if (!copy)
 		return -errno;
 	btf__free(c->btf);
@@ -249,6 +271,7 @@ int btf_encoder__end_chunk(struct btf_encoder *e)
 	else
 		err = btf_encoder__dedup_carried(e, c);
 	err = err ?: btf_chunk__compact(c);
+	err = err ?: btf_sink__put(e->in->sink, c);
 	e->chunk = NULL;
 	e->btf = NULL;
 	return err;

@@ -17,6 +17,8 @@
  *   btf_encoder_chunk.c   a worker's chunk: begun, then deduplicated on its
  *                         own with the IDs that functions and variables hold
  *                         carried through;
+ *   btf_encoder_sink.c    the chunks appended in order to one BTF as they
+ *                         end, by any worker, under the sink's lock;
  *   btf_encoder.c         a CU's DIEs to BTF types: one handler per DWARF tag
  *                         (die_ops[]), names, members, enumerators; a CU
  *                         begun and finished;
@@ -383,6 +385,27 @@ void btf_encoder__resolve_cu_vars(struct btf_encoder *e);
 
 /* Resolves the CU walked so far and saves its functions and variables. */
 int btf_encoder__finish_cu(struct btf_encoder *e);
+
+/* ---- btf_encoder_sink.c: the chunks appended as they end ---- */
+
+/*
+ * Hands the ended chunk @c (compacted) to the sink, which appends it, and
+ * the chunks after it that ended before, unless it waits for an earlier
+ * chunk or another worker is appending; 0 or a negative errno (the sink's
+ * first failure).  Any worker, under the sink's lock.
+ */
+int btf_sink__put(struct btf_sink *sink, struct btf_chunk *c);
+/*
+ * After the join: the merged BTF, holding the @n chunks (in index order) in
+ * order, each chunk's own BTF freed, taken from the sink into *@out; 0, the
+ * sink's first failure, or -EPROTO for a chunk it lacks.
+ */
+int btf_sink__take(struct btf_sink *sink, struct btf_chunk **chunks, size_t n, struct btf **out);
+/*
+ * Whether split BTF is deduplicated by btf_dedup__split(), on the base as it
+ * is read, rather than by libbpf on its own reading of the base.
+ */
+bool btf_sink__split_raw(const struct btf_encoder_input *in);
 
 /* ---- btf_encoders_vars.c, btf_encoders_funcs.c: after the join ---- */
 

@@ -222,6 +222,7 @@ static int encode_input__pass(struct encode_input *ei, struct btf_encoded *out)
 	encoders = calloc(nr, sizeof(*encoders));
 	if (!encoders)
 		return -ENOMEM;
+	err = btf_sink__new(&ei->in, &ei->in.sink);
 	for (i = 0; i < nr && !err; i++)
 		err = btf_encoder__new(&ei->in, &encoders[i]);
 	if (!err)
@@ -240,6 +241,8 @@ static int encode_input__pass(struct encode_input *ei, struct btf_encoded *out)
 	for (i = 0; i < nr; i++)
 		btf_encoder__delete(encoders[i]);
 	free(encoders);
+	btf_sink__delete(ei->in.sink);
+	ei->in.sink = NULL;
 	return err;
 }
 
