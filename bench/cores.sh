@@ -87,10 +87,22 @@ for i in $(seq "$record"); do
 	/^pahole: listing the types \(-V\): / { print "phase list", $(NF - 1); next }
 	' "$tmp/err" | awk -v run="$i" '
 	# Phases of a second pass (a whole dedup) add to the first.
+	# And per run, what the encoding phase spent outside its chunks: the
+	# median of that, not the medians of the phase and of each chunk apart.
 	{ key = $1 " " $2; sum[key] += $3; if (!(key in seen)) { seen[key] = 1; order[++n] = key } }
-	END { for (k = 1; k <= n; k++) print run, order[k], sum[order[k]] }' >> "$tmp/record"
+	$1 == "chunk" { chunks += $3 }
+	END {
+		for (k = 1; k <= n; k++) print run, order[k], sum[order[k]]
+		out = sum["phase encode"] - chunks
+		print run, "phase outside", (out > 0 ? out : 0)
+	}' >> "$tmp/record"
 done
 awk '{ print $1 }' "$tmp/vwall" | awk '{ print NR, "wall total", $1 }' >> "$tmp/record"
+# Per run, the rest of the process: its wall less every timed phase.
+awk '$2 == "phase" && $3 != "outside" { timed[$1] += $4 } $2 == "wall" { wall[$1] = $4 }
+END { for (r in wall) { o = wall[r] - timed[r]; print r, "phase other", (o > 0 ? o : 0) } }' \
+	"$tmp/record" > "$tmp/other"
+cat "$tmp/other" >> "$tmp/record"
 
 # The median of each item over the record runs: "kind name value".
 awk '{ v[$2 " " $3] = v[$2 " " $3] " " $4 }
@@ -129,15 +141,15 @@ for i in $(seq "$runs"); do
 done
 
 # 4. The model, from the medians.
-read -r read_t encode_t merge_t funcs_t dedup_t close_t write_t list_t vwall <<< \
-	"$(get phase read) $(get phase encode) $(get phase merge) $(get phase funcs) \
+read -r other_t read_t encode_t outside_t merge_t funcs_t dedup_t close_t write_t list_t vwall <<< \
+	"$(get phase other) $(get phase read) $(get phase encode) $(get phase outside) $(get phase merge) $(get phase funcs) \
 	 $(get phase dedup) $(get phase close) $(get phase write) $(get phase list) $(get wall total)"
 awk '$1 == "chunk" { print $3 }' "$tmp/medians" > "$tmp/chunks"
 j1=$(median "$tmp/ours-j1" 1)
 j2=$(median "$tmp/ours-j2" 1)
 cpu1=$(median "$tmp/ours-j1" 2)
 awk -v read_t="$read_t" -v encode_t="$encode_t" -v merge_t="$merge_t" -v funcs_t="$funcs_t" \
-	-v dedup_t="$dedup_t" -v close_t="$close_t" -v write_t="$write_t" -v list_t="$list_t" \
+	-v other="$other_t" -v outside="$outside_t" -v dedup_t="$dedup_t" -v close_t="$close_t" -v write_t="$write_t" -v list_t="$list_t" \
 	-v vwall="$vwall" -v start_cost="$start_cost" -v j1="$j1" -v j2="$j2" -v cpu1="$cpu1" \
 	-v file="$vmlinux" '
 { c[++n] = $1; sum += $1; if ($1 > big) big = $1 }
@@ -154,8 +166,6 @@ function makespan(N,   free, i, w, best, span) {
 }
 END {
 	serial = merge_t + funcs_t + dedup_t + close_t + write_t
-	outside = encode_t - sum; if (outside < 0) outside = 0
-	other = vwall - list_t - read_t - encode_t - serial; if (other < 0) other = 0
 	fixed = read_t + other + outside + serial
 	printf "cores: %s\n", file
 	printf "  %d chunks: %.3f s of CPU, the largest %.3f s; serial phases %.3f s (merge %.3f, " \
