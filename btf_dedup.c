@@ -28,47 +28,71 @@ static int ptr_merge__remap(uint32_t *id, void *ctx)
 }
 
 /*
- * The target ID + 1 is the key: ptr_map takes pointers, never NULL.  Only
- * pointers whose target IDs are equal are merged, as libbpf compares them.
+ * Finds, in m->to, the pointers of @btf's own types that the pointer rule
+ * merges into an earlier one (0 for the others); *@any says whether there
+ * is one.  The target ID + 1 is the key: ptr_map takes pointers, never
+ * NULL.  Only pointers whose target IDs are equal are merged, as libbpf
+ * compares them.
  */
-int btf_dedup__merge_ptrs(struct btf *btf)
+static int ptr_merge__find(const struct btf *btf, struct ptr_merge *m, bool *any)
 {
 	const struct btf *base = btf__base_btf(btf);
-	struct ptr_merge m = { .first = base ? btf__type_cnt(base) : 1 };
 	uint32_t end = btf__type_cnt(btf), id, canon;
 	struct ptr_map seen = {};
-	bool any = false;
 	int err = 0;
 
-	if (end <= m.first)
+	m->first = base ? btf__type_cnt(base) : 1;
+	m->to = NULL;
+	*any = false;
+	if (end <= m->first)
 		return 0;
-	m.to = calloc(end - m.first, sizeof(*m.to));
-	if (!m.to)
+	m->to = calloc(end - m->first, sizeof(*m->to));
+	if (!m->to)
 		return -ENOMEM;
-	for (id = m.first; id < end && !err; id++) {
+	for (id = m->first; id < end && !err; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
 		const void *key = (const void *)((uintptr_t)t->type + 1);
 
 		if (!btf_is_ptr(t))
 			continue;
 		if (ptr_map__find(&seen, key, &canon)) {
-			m.to[id - m.first] = canon;
-			any = true;
+			m->to[id - m->first] = canon;
+			*any = true;
 		} else {
 			err = ptr_map__add(&seen, key, id);
 		}
 	}
+	ptr_map__free(&seen);
+	return err;
+}
+
+int btf_dedup__merge_ptrs(struct btf *btf)
+{
+	uint32_t end = btf__type_cnt(btf), id;
+	struct ptr_merge m;
+	bool any;
+	int err = ptr_merge__find(btf, &m, &any);
+
 	/* The merged pointers stay, unreferenced: dedup folds them into the first. */
 	for (id = m.first; id < end && any && !err; id++)
 		err = btf_type__visit_ids(btf_type__mut(btf, id), ptr_merge__remap, &m);
-	ptr_map__free(&seen);
 	free(m.to);
 	return err;
 }
 
-int btf_dedup__run(struct btf *btf)
+int btf_dedup__ptrs_unique(const struct btf *btf)
 {
-	return btf_dedup__merge_ptrs(btf) ?: btf__dedup(btf, NULL);
+	struct ptr_merge m;
+	bool any;
+	int err = ptr_merge__find(btf, &m, &any);
+
+	free(m.to);
+	return err ?: !any;
+}
+
+int btf_dedup__run(struct btf *btf, bool ptrs_unique)
+{
+	return (ptrs_unique ? 0 : btf_dedup__merge_ptrs(btf)) ?: btf__dedup(btf, NULL);
 }
 
 #define CARRIER_PREFIX "\x01pahole-carrier-"

@@ -15,18 +15,30 @@
  * Called by one thread on a BTF it owns; @btf's types (not its base's) are
  * rewritten in place.
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 struct btf;
 struct btf_base;
 
-/* btf__dedup(@btf, NULL) after pointing every reference to a pointer at the
- * first pointer to the same type; 0 or a negative errno. */
-int btf_dedup__run(struct btf *btf);
+/*
+ * btf__dedup(@btf, NULL) after pointing every reference to a pointer at the
+ * first pointer to the same type, unless the caller knows, with
+ * @ptrs_unique, that no two pointers of @btf point to one type (so the rule
+ * would change nothing); 0 or a negative errno.
+ */
+int btf_dedup__run(struct btf *btf, bool ptrs_unique);
 
 /* The pointer rule alone: references to a pointer go to the first pointer to its type. */
 int btf_dedup__merge_ptrs(struct btf *btf);
+
+/*
+ * Whether no two pointers of @btf's own types point to one type ID, which
+ * holds after libbpf's dedup (it merges equal pointers) and is checked, not
+ * assumed: 1, 0, or -ENOMEM.
+ */
+int btf_dedup__ptrs_unique(const struct btf *btf);
 
 /*
  * Split BTF on @base (btf_base.h, native byte order) from @module, a BTF of

@@ -249,7 +249,18 @@ static int btf_encoder__dedup_carried(struct btf_encoder *e, struct btf_chunk *c
 	e->carried_next = 0;
 	err = btf_encoder__visit_chunk_refs(e, carried__push, e);
 	err = err ?: btf_encoder__dedup_chunk(e, c->btf, c->first_id, &c->nr_types);
-	return err ?: btf_encoder__visit_chunk_refs(e, carried__pop, e);
+	err = err ?: btf_encoder__visit_chunk_refs(e, carried__pop, e);
+	/*
+	 * Checked here, in parallel, so that the final dedup can skip v1.31's
+	 * pointer rule, which would then change nothing (btf_encoders__merge()).
+	 */
+	if (!err) {
+		int unique = btf_dedup__ptrs_unique(c->btf);
+
+		err = unique < 0 ? unique : 0;
+		c->ptrs_unique = unique > 0;
+	}
+	return err;
 }
 
 int btf_encoder__end_chunk(struct btf_encoder *e)

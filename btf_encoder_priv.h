@@ -65,6 +65,8 @@ struct btf_chunk {
 	uint32_t first_id; /* its first type: 1, as chunks are standalone BTF */
 	uint32_t nr_types; /* after dedup */
 	uint32_t merged_id; /* where first_id went in the merged BTF */
+	/* Deduplicated, no two of its pointers point to one type (btf_dedup__ptrs_unique()). */
+	bool ptrs_unique;
 };
 
 /* A variable with a static address, as the encoder saw it in a CU. */

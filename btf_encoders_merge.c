@@ -109,9 +109,26 @@ static int btf_encoders__resolved_ambiguous(struct btf_encoder **encoders, unsig
 	return 0;
 }
 
+/*
+ * Whether v1.31's pointer rule (btf_dedup.h) would change nothing in the
+ * merged BTF: when every chunk was deduplicated and has no two pointers to
+ * one type.  A chunk's types refer only to each other, so pointers of two
+ * chunks point to distinct IDs, and of the types the merge adds only a
+ * kfunc's arena pointer is a pointer, to a TYPE_TAG of its own.
+ */
+static bool btf_chunks__ptrs_unique(struct btf_chunk **chunks, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!chunks[i]->ptrs_unique)
+			return false;
+	return true;
+}
+
 /* The merged BTF deduplicated: split BTF on the base into @out's raw bytes, else in place. */
 static int btf_encoders__dedup(const struct btf_encoder_input *in, struct btf *btf,
-			       struct btf_encoded *out, uint32_t *nr_types)
+			       bool ptrs_unique, struct btf_encoded *out, uint32_t *nr_types)
 {
 	const struct btf_encoder_conf *conf = in->conf;
 	int err;
@@ -124,7 +141,7 @@ static int btf_encoders__dedup(const struct btf_encoder_input *in, struct btf *b
 		*nr_types += btf_base__type_cnt(conf->base) - 1;
 		return err;
 	}
-	err = btf_dedup__run(btf);
+	err = btf_dedup__run(btf, ptrs_unique);
 	*nr_types = btf__type_cnt(btf) - 1;
 	return err;
 }
@@ -138,6 +155,7 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct b
 	struct btf *btf = NULL;
 	unsigned int nr_types, nr_out = 0;
 	size_t nr_chunks, i;
+	bool ptrs_unique;
 	int err;
 
 	*out = (struct btf_encoded){};
@@ -147,6 +165,7 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct b
 	out->empty = true;
 	for (i = 0; i < nr_chunks; i++)
 		out->empty &= !chunks[i]->nr_types;
+	ptrs_unique = btf_chunks__ptrs_unique(chunks, nr_chunks);
 	err = btf_sink__take(in->sink, chunks, nr_chunks, &btf);
 	free(chunks);
 	nr_types = btf ? btf__type_cnt(btf) - 1 : 0;
@@ -157,7 +176,7 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct b
 		err = btf_encoders__add_vars(encoders, nr, btf, out);
 	t_funcs = clock__now();
 	if (!err)
-		err = btf_encoders__dedup(in, btf, out, &nr_out);
+		err = btf_encoders__dedup(in, btf, ptrs_unique, out, &nr_out);
 	if (!err && !conf->base && !in->whole_dedup) {
 		bool again;
 

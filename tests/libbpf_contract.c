@@ -11,7 +11,12 @@
  *     ID set after btf__add_ptr() took 0 (btf_encoder__resolve_cu());
  *   - btf_dedup__carry() (btf_dedup.h): the carriers of type IDs survive the
  *     dedup last, so that IDs held outside the BTF follow their types, also
- *     past one carrier's 65,535 members, and void stays void.
+ *     past one carrier's 65,535 members, and void stays void;
+ *   - btf_dedup__ptrs_unique(): after btf__dedup() no two pointers point to
+ *     one type, so that the final dedup can skip v1.31's pointer rule (the
+ *     encoder checks each chunk, and runs the rule where it fails: only
+ *     time is lost if a libbpf stops doing it), and two such pointers are
+ *     found where they are.
  *
  * Exits 0 when all hold ("libbpf_contract: N checks ok"), 1 otherwise.
  */
@@ -146,9 +151,28 @@ out:
 	btf__free(btf);
 }
 
+static void check_ptrs(void)
+{
+	struct btf *btf = btf__new_empty();
+	int i = btf ? btf__add_int(btf, "int", 4, BTF_INT_SIGNED) : -1;
+	int p1 = i > 0 ? btf__add_ptr(btf, i) : -1, p2 = p1 > 0 ? btf__add_ptr(btf, i) : -1;
+	int s = p2 > 0 ? btf__add_struct(btf, "s", 16) : -1;
+
+	if (s < 0 || btf__add_field(btf, "a", p1, 0, 0) || btf__add_field(btf, "b", p2, 64, 0)) {
+		check(0, "building the BTF of two pointers to one type");
+		btf__free(btf);
+		return;
+	}
+	check(btf_dedup__ptrs_unique(btf) == 0, "two pointers to one type are found");
+	check(!btf__dedup(btf, NULL) && btf_dedup__ptrs_unique(btf) == 1,
+	      "after btf__dedup() no two pointers point to one type");
+	btf__free(btf);
+}
+
 int main(void)
 {
 	check_mut();
+	check_ptrs();
 	check_carry(3);
 	check_carry(70000);
 	if (failures) {

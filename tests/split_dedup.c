@@ -93,7 +93,7 @@ static int reference_dedup(const struct btf *module, struct btf *base, struct bt
 		/* Its references, to the module's types, move past the base's. */
 		err = btf_type__visit_ids(btf_type__mut(split, new_id), shift_ref, &first);
 	}
-	err = err ?: btf_dedup__run(split);
+	err = err ?: btf_dedup__run(split, false);
 	if (err) {
 		btf__free(split);
 		return err;
