@@ -7,6 +7,7 @@
 #include "elf_functions.h"
 #include "elf_symtab.h"
 #include "lib/str_set.h"
+#include "lib/str_sort.h"
 
 struct elf_functions {
 	struct elf_functions_entry *entries; /* sorted by name */
@@ -26,16 +27,33 @@ struct func_sym {
 	size_t index; /* in the symbol table */
 };
 
-/* By name, then in symbol table order (as glibc's qsort, stable, leaves them). */
-static int func_sym__cmp(const void *a, const void *b)
+/*
+ * Sorts @syms[0..@n), which are in symbol table order, by name, then in that
+ * order: a vmlinux has some 100,000, whose sorting by qsort() took most of
+ * the table's making (str_sort.h).  That is glibc qsort()'s order: its sort
+ * is stable.
+ */
+static int func_syms__sort(struct func_sym *syms, size_t n)
 {
-	const struct func_sym *x = a, *y = b;
-	size_t len = x->len < y->len ? x->len : y->len;
-	int c = memcmp(x->name, y->name, len);
+	struct str_sort_item *items = malloc((n ?: 1) * sizeof(*items));
+	struct func_sym *sorted = malloc((n ?: 1) * sizeof(*sorted));
+	size_t i;
+	int err = -ENOMEM;
 
-	if (c || x->len != y->len)
-		return c ?: (x->len < y->len ? -1 : 1);
-	return x->index < y->index ? -1 : x->index > y->index;
+	if (!items || !sorted || n > UINT32_MAX)
+		goto out;
+	for (i = 0; i < n; i++)
+		items[i] = (struct str_sort_item){ syms[i].name, syms[i].len, (uint32_t)i };
+	err = str_sort(items, n);
+	if (err)
+		goto out;
+	for (i = 0; i < n; i++)
+		sorted[i] = syms[items[i].id];
+	memcpy(syms, sorted, n * sizeof(*syms));
+out:
+	free(items);
+	free(sorted);
+	return err;
 }
 
 /* The index's hash of @name: the string hash the project has (lib/str_set.h). */
@@ -55,6 +73,7 @@ static int collect_func_syms(const struct elf_symtab *symtab, struct func_sym **
 {
 	size_t i, n = 0, total = elf_symtab__nr_syms(symtab);
 	struct func_sym *syms = calloc(total ?: 1, sizeof(*syms));
+	int err;
 
 	if (!syms)
 		return -ENOMEM;
@@ -73,7 +92,11 @@ static int collect_func_syms(const struct elf_symtab *symtab, struct func_sym **
 		syms[n].index = i;
 		n++;
 	}
-	qsort(syms, n, sizeof(*syms), func_sym__cmp);
+	err = func_syms__sort(syms, n);
+	if (err) {
+		free(syms);
+		return err;
+	}
 	*nr = n;
 	*out = syms;
 	return 0;
