@@ -40,6 +40,22 @@
 #include "lib/elf_scn.h"
 #include "lib/elfutils.h"
 
+/*
+ * Abbreviation tables read for DW_FORM_ref_addr (dwarf_loader__scan_units()):
+ * those of .debug_abbrev (@abbrevs to @end) at @offs; @refs_across, what the
+ * reading found, is the thread's to write while @running.
+ */
+struct abbrev_scan {
+	const unsigned char *abbrevs, *end;
+	DARRAY(Dwarf_Off) offs;
+	bool refs_across;
+	bool running;
+	pthread_t thread;
+};
+
+/* The size of .debug_abbrev from which its tables are read in a thread of their own. */
+#define ABBREV_SCAN_THREAD_BYTES (1u << 20)
+
 struct dwarf_loader {
 	int fd;
 	Elf *elf;
@@ -51,7 +67,8 @@ struct dwarf_loader {
 	size_t info_size;
 	/* The size of .debug_info, when it is not compressed (0 otherwise). */
 	uint64_t info_sec_size;
-	bool merged; /* see dwarf_loader__merged() */
+	bool merged; /* see dwarf_loader__merged(); with @scan's result once it is joined */
+	struct abbrev_scan scan;
 	bool partial_units; /* see dwarf_loader__partial_units() */
 	struct dwarf_alt alt; /* see dwarf_loader__alt() */
 	unsigned int partial_skipped; /* see dwarf_loader__partial_skipped() */
@@ -405,34 +422,83 @@ static bool abbrev_table_refs_across(const unsigned char *p, const unsigned char
 }
 
 /*
+ * Whether some abbreviation table of @scan has a DW_FORM_ref_addr.  Reads
+ * bytes alone (no libdw, no libelf), so that it may run in a thread of its
+ * own beside the main thread's reading of the symbols.
+ */
+static void *abbrev_scan__run(void *arg)
+{
+	struct abbrev_scan *scan = arg;
+	size_t i;
+
+	scan->refs_across = false;
+	for (i = 0; i < scan->offs.nr && !scan->refs_across; i++) {
+		const unsigned char *table = scan->abbrevs + scan->offs.data[i];
+
+		scan->refs_across = abbrev_table_refs_across(table, scan->end);
+	}
+	return NULL;
+}
+
+/*
  * Whether the units are one, as pahole v1.31 decides (cus__merging_cu()):
  * the kernel's LTO note says so; without it, an abbreviation of some unit
- * can refer into another (DW_FORM_ref_addr).
+ * can refer into another (DW_FORM_ref_addr).  The tables of a file without
+ * the note (a distribution's debug vmlinux has its notes emptied: 6 MB of
+ * tables, 10 ms) are read in a thread started here, which
+ * dwarf_loader__merged() waits for.
  */
-static bool dwarf_loader__units_merged(struct dwarf_loader *l)
+static void dwarf_loader__scan_units(struct dwarf_loader *l)
 {
+	struct abbrev_scan *scan = &l->scan;
 	Dwarf_Off off = 0, next, abbrev_off, last = (Dwarf_Off)-1;
-	const unsigned char *abbrevs, *end;
 	size_t header_size;
 	bool lto;
 
-	if (elf_lto_note(dwarf_loader__elf(l), &lto))
-		return lto;
-	if (!dwarf_section(l->dwarf, "abbrev", &abbrevs, &end))
-		return false;
+	if (elf_lto_note(dwarf_loader__elf(l), &lto)) {
+		l->merged = lto;
+		return;
+	}
+	if (!dwarf_section(l->dwarf, "abbrev", &scan->abbrevs, &scan->end))
+		return;
 	while (dwarf_next_unit(l->dwarf, off, &next, &header_size, NULL, &abbrev_off, NULL, NULL,
 			       NULL, NULL) == 0) {
-		if (abbrev_off != last && abbrev_off < (uint64_t)(end - abbrevs) &&
-		    abbrev_table_refs_across(abbrevs + abbrev_off, end))
-			return true;
+		Dwarf_Off *slot;
+
+		if (abbrev_off != last && abbrev_off < (uint64_t)(scan->end - scan->abbrevs)) {
+			/* A table there is no memory to list is read now. */
+			slot = darray__push(&scan->offs);
+			if (slot)
+				*slot = abbrev_off;
+			else
+				l->merged |= abbrev_table_refs_across(scan->abbrevs + abbrev_off,
+								      scan->end);
+		}
 		last = abbrev_off;
 		off = next;
 	}
-	return false;
+	scan->running = (size_t)(scan->end - scan->abbrevs) >= ABBREV_SCAN_THREAD_BYTES &&
+			pthread_create(&scan->thread, NULL, abbrev_scan__run, scan) == 0;
+	if (!scan->running) {
+		abbrev_scan__run(scan);
+		l->merged |= scan->refs_across;
+	}
 }
 
-bool dwarf_loader__merged(const struct dwarf_loader *l)
+/* Waits for the scan of the abbreviation tables, if it runs. */
+static void dwarf_loader__join_scan(struct dwarf_loader *l)
 {
+	if (!l->scan.running)
+		return;
+	pthread_join(l->scan.thread, NULL);
+	l->scan.running = false;
+	l->merged |= l->scan.refs_across;
+	darray__free(&l->scan.offs);
+}
+
+bool dwarf_loader__merged(struct dwarf_loader *l)
+{
+	dwarf_loader__join_scan(l);
 	return l->merged;
 }
 
@@ -492,7 +558,7 @@ int dwarf_loader__open(const char *path, struct dwarf_loader **out, const char *
 	err = dwarf_loader__open_elf(l, path, st.st_size, cause);
 	if (err)
 		goto fail;
-	l->merged = dwarf_loader__units_merged(l);
+	dwarf_loader__scan_units(l);
 	err = dwarf_alt__find(&l->alt, l->dwarf);
 	if (err) {
 		*cause = strerror(-err);
@@ -518,6 +584,8 @@ fail:
 
 void dwarf_loader__release(struct dwarf_loader *l)
 {
+	dwarf_loader__join_scan(l);
+	darray__free(&l->scan.offs);
 	if (l->dwfl)
 		dwfl_end(l->dwfl);
 	else if (l->dwarf)
@@ -879,6 +947,7 @@ int dwarf_loader__for_each_chunk(struct dwarf_loader *l, unsigned int nr_workers
 	unsigned int i, started = 0;
 	int err = 0;
 
+	dwarf_loader__join_scan(l); /* the queue reads l->merged */
 	workers = calloc(nr_workers, sizeof(*workers));
 	if (!workers)
 		return -ENOMEM;

@@ -51,9 +51,12 @@ void dwarf_loader__debug_locs(const struct dwarf_loader *loader, const unsigned 
  * built with LTO (its "Linux" ELF note LINUX_ELFNOTE_LTO_INFO says so), or,
  * without that note, DWARF whose units refer into each other
  * (DW_FORM_ref_addr, as LTO and dwz make).  Then all units go in one chunk,
- * which one worker encodes, as one CU.  Decided by dwarf_loader__open().
+ * which one worker encodes, as one CU.  Without the note, a large file's
+ * abbreviation tables are read by a thread that dwarf_loader__open()
+ * starts: the first call waits for it (dwarf_loader__for_each_chunk() too),
+ * so that reading the symbols may come between.  Main thread.
  */
-bool dwarf_loader__merged(const struct dwarf_loader *loader);
+bool dwarf_loader__merged(struct dwarf_loader *loader);
 
 /* Whether the file has partial units (DW_TAG_partial_unit: dwz's). */
 bool dwarf_loader__partial_units(const struct dwarf_loader *loader);

@@ -46,6 +46,8 @@ struct encode_input {
 	uint64_t corrupt_off;
 	const char *corrupt_what;
 	const char *alt_link; /* the dwz alternate file the file names, or NULL */
+	const char *path;
+	bool units_known; /* encode_input__units() */
 };
 
 /* Prints "pahole: FILE: what" and returns @err. */
@@ -90,6 +92,7 @@ static int encode_input__open(struct encode_input *ei, const char *path,
 	int err;
 
 	ei->in.conf = conf;
+	ei->path = path;
 	ei->in.libdw_lock = &ei->libdw_lock;
 	err = dwarf_loader__open(path, &ei->loader, &cause);
 	if (err) {
@@ -109,18 +112,29 @@ static int encode_input__open(struct encode_input *ei, const char *path,
 		return say(path, -ENOMEM, strerror(ENOMEM));
 	ei->in.symtab = ei->symtab;
 	encode_input__read_ehdr(ei);
-	ei->in.merged_cus = dwarf_loader__merged(ei->loader);
-	ei->in.global_refs = ei->in.merged_cus || dwarf_loader__partial_units(ei->loader);
 	dwarf_loader__debug_info(ei->loader, &ei->in.debug_info, &ei->in.debug_info_end);
-	encode_input__alt(ei);
 	dwarf_loader__debug_locs(ei->loader, &ei->in.debug_loc, &ei->in.debug_loc_end,
 				 &ei->in.debug_loclists, &ei->in.debug_loclists_end);
-	if (conf->verbose && ei->in.merged_cus)
+	return 0;
+}
+
+/*
+ * What the units are, asked once the function table is built: the loader
+ * may still be reading the abbreviations to tell (dwarf_loader__merged()).
+ */
+static void encode_input__units(struct encode_input *ei)
+{
+	if (ei->units_known)
+		return;
+	ei->units_known = true;
+	ei->in.merged_cus = dwarf_loader__merged(ei->loader);
+	ei->in.global_refs = ei->in.merged_cus || dwarf_loader__partial_units(ei->loader);
+	encode_input__alt(ei);
+	if (ei->in.conf->verbose && ei->in.merged_cus)
 		fprintf(stderr,
 			"pahole: %s: its units refer into each other (LTO): encoded as one "
 			"CU, by one worker, as pahole v1.31 merges them\n",
-			path);
-	return 0;
+			ei->path);
 }
 
 static void encode_input__close(struct encode_input *ei)
@@ -329,6 +343,7 @@ static int encode_input__encode(struct encode_input *ei, struct btf_encoded *out
 
 	for (;;) {
 		err = encode_input__functions(ei);
+		encode_input__units(ei);
 		if (ei->in.conf->verbose && !ei->in.whole_dedup)
 			fprintf(stderr, "pahole: reading the ELF symbols and DWARF units: %.3f s\n",
 				clock__now() - start);
