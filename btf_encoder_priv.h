@@ -417,7 +417,13 @@ bool btf_sink__split_raw(const struct btf_encoder_input *in);
  */
 int btf_encoders__add_vars(struct btf_encoder **encoders, unsigned int nr, struct btf *btf,
 			   struct btf_encoded *out);
-/* Adds the FUNCs of all encoders' saved function states to @btf. */
-int btf_encoders__add_saved_funcs(const struct btf_encoder_input *in, struct btf *btf);
+/*
+ * Adds the FUNCs of all encoders' saved function states to @btf.  In v1.32
+ * mode the choice of each name's FUNC, which only reads @btf, is made on
+ * @nr_threads threads (par_for.h) before the FUNCs are added, in one: its
+ * time in *@choosing (0 in v1.31 mode), for -V.
+ */
+int btf_encoders__add_saved_funcs(const struct btf_encoder_input *in, struct btf *btf,
+				  unsigned int nr_threads, double *choosing);
 
 #endif /* _BTF_ENCODER_PRIV_H_ */

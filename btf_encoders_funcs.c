@@ -19,6 +19,8 @@
 #include "btf_encoder_priv.h"
 #include "btf_ids.h"
 #include "lib/btf_types.h"
+#include "lib/clock.h"
+#include "lib/par_for.h"
 /* ---- adding the functions, once every encoder is done ---- */
 
 /*
@@ -212,10 +214,12 @@ static int btf_encoders__add_func(struct btf *btf, const struct btf_encoder_conf
 				  const struct elf_functions_entry *entry, const char *name,
 				  const struct btf_func_state *s, bool as_kfunc)
 {
-	uint32_t ret = btf_chunk__merged_id(s->chunk, s->ret_type), i, *params;
+	uint32_t ret = btf_chunk__merged_id(s->chunk, s->ret_type), i, *params, few[16];
 	int proto, func, err;
 
-	params = calloc(s->nr_params ?: 1, sizeof(*params));
+	/* Some 60,000 functions of a vmlinux: few have more parameters than that. */
+	params = s->nr_params <= sizeof(few) / sizeof(*few) ? few :
+							      calloc(s->nr_params, sizeof(*params));
 	if (!params)
 		return -ENOMEM;
 	for (i = 0; i < s->nr_params; i++)
@@ -224,7 +228,8 @@ static int btf_encoders__add_func(struct btf *btf, const struct btf_encoder_conf
 	proto = err ?: btf__add_func_proto(btf, ret);
 	for (i = 0; i < s->nr_params && proto > 0 && !err; i++)
 		err = btf__add_func_param(btf, s->params[i].name, params[i]);
-	free(params);
+	if (params != few)
+		free(params);
 	if (proto < 0)
 		return proto;
 	if (err)
@@ -445,37 +450,38 @@ static int sig_seen__cmp(const void *a, const void *b)
 	return x->s->pos < y->s->pos ? -1 : x->s->pos > y->s->pos;
 }
 
-/* All encoders' sightings of @entry, in CU order; *@n 0 for none. */
-static int sig_seen__gather(const struct elf_functions_entry *entry, struct sig_seen **out,
-			    size_t *n)
+/* The sightings of a name, gathered anew for each: one buffer for all the names. */
+struct sig_seen_set {
+	DARRAY(struct sig_seen) v;
+};
+
+/* All encoders' sightings of @entry, in CU order, in @set (none: empty). */
+static int sig_seen__gather(const struct elf_functions_entry *entry, struct sig_seen_set *set)
 {
 	struct elf_function *f;
 	struct func_sighting *s;
-	struct sig_seen *v;
-	size_t i = 0;
+	size_t i;
 
-	*n = 0;
-	*out = NULL;
-	for (f = atomic_load(&entry->head); f; f = f->next)
-		for (s = f->state.sightings; s; s = s->next)
-			(*n)++;
-	if (!*n)
-		return 0;
-	v = calloc(*n, sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	for (f = atomic_load(&entry->head); f; f = f->next)
-		for (s = f->state.sightings; s; s = s->next)
-			v[i++].s = s;
-	qsort(v, *n, sizeof(*v), sig_seen__cmp);
-	for (i = 0; i < *n; i++)
-		sig_seen__init(&v[i], entry);
-	*out = v;
+	set->v.nr = 0;
+	for (f = atomic_load(&entry->head); f; f = f->next) {
+		for (s = f->state.sightings; s; s = s->next) {
+			struct sig_seen *v = darray__push(&set->v);
+
+			if (!v)
+				return -ENOMEM;
+			*v = (struct sig_seen){ .s = s };
+		}
+	}
+	if (set->v.nr > 1)
+		qsort(set->v.data, set->v.nr, sizeof(*set->v.data), sig_seen__cmp);
+	for (i = 0; i < set->v.nr; i++)
+		sig_seen__init(&set->v.data[i], entry);
 	return 0;
 }
 
 static int btf_encoders__add_true_sig(const struct btf_encoder_conf *conf, struct btf *btf,
-				      const struct elf_functions_entry *entry)
+				      const struct elf_functions_entry *entry,
+				      struct sig_seen_set *set)
 {
 	struct sig_choice dflt, ts;
 	struct func_skip_words why = { NULL, NULL };
@@ -486,13 +492,15 @@ static int btf_encoders__add_true_sig(const struct btf_encoder_conf *conf, struc
 
 	if (!btf_encoder_conf__has(conf, BTF_FEAT_TRUE_SIGNATURE))
 		return 0;
-	err = sig_seen__gather(entry, &v, &n);
+	err = sig_seen__gather(entry, set);
+	v = set->v.data;
+	n = set->v.nr;
 	if (err || !n)
 		return err;
 	dflt = sig_choose(conf, btf, entry, v, n, SIG_DEFAULT, &why);
 	ts = sig_choose(conf, btf, entry, v, n, SIG_TRUE, &why);
 	if (sig_choices_equal(&dflt, &ts))
-		goto out;
+		return 0;
 	if (ts.s) {
 		s = sig_state(ts.s, ts.mode);
 		err = btf_encoders__add_func(btf, conf, entry, ts.name, &s, ts.as_kfunc);
@@ -504,81 +512,127 @@ static int btf_encoders__add_true_sig(const struct btf_encoder_conf *conf, struc
 	 */
 	if (!err && (dflt.s || (ts.s && !strcmp(ts.name, entry->name))))
 		err = 1;
-out:
-	free(v);
 	return err;
 }
 
-/*
- * v1.32's FUNC of a name (BTF_RULE_FUNCS_V132): the choice of its rules,
- * true_signature's with that feature, as upstream makes it; or none.
- */
-static int btf_encoders__add_v132(const struct btf_encoder_conf *conf, struct btf *btf,
-				  const struct elf_functions_entry *entry)
-{
-	int mode = btf_encoder_conf__has(conf, BTF_FEAT_TRUE_SIGNATURE) ? SIG_TRUE : SIG_DEFAULT;
-	struct func_skip_words why = { NULL, NULL };
-	struct sig_choice c;
-	struct btf_func_state s;
-	struct sig_seen *v;
-	size_t n;
-	int err;
+/* ---- v1.32's choices (BTF_RULE_FUNCS_V132): made in parallel, added in order ---- */
 
-	err = sig_seen__gather(entry, &v, &n);
-	if (err || !n)
-		return err;
-	c = sig_choose(conf, btf, entry, v, n, mode, &why);
-	if (c.s) {
-		s = sig_state(c.s, c.mode);
-		err = btf_encoders__add_func(btf, conf, entry, c.name, &s, c.as_kfunc);
-	} else if (conf->verbose) {
-		fprintf(stderr, "skipping function %s: %s\n", entry->name, why.ours);
-		printf("%s : skipping BTF encoding of function due to %s\n", entry->name,
-		       why.upstream);
+/* What v1.32's rules, true_signature's with that feature, make of a name. */
+struct func_choice {
+	struct sig_choice c; /* c.s NULL: no FUNC, for the reason @why */
+	struct func_skip_words why;
+	bool seen; /* some encoder met the name */
+};
+
+/* The choosing: each name's choice depends on its sightings alone, so any thread may make it. */
+struct func_chooser {
+	const struct btf_encoder_conf *conf;
+	const struct btf *btf; /* only read while the threads run */
+	struct elf_functions *functions;
+	int mode;
+	struct func_choice *choices; /* by entry */
+	struct sig_seen_set *sets; /* by thread */
+};
+
+static int func_chooser__one(void *ctx, size_t i, unsigned int thread)
+{
+	struct func_chooser *ch = ctx;
+	const struct elf_functions_entry *entry = elf_functions__entry(ch->functions, i);
+	struct sig_seen_set *set = &ch->sets[thread];
+	struct func_choice *fc = &ch->choices[i];
+	int err = sig_seen__gather(entry, set);
+
+	*fc = (struct func_choice){ .seen = set->v.nr > 0 };
+	if (!err && fc->seen)
+		fc->c = sig_choose(ch->conf, ch->btf, entry, set->v.data, set->v.nr, ch->mode,
+				   &fc->why);
+	return err;
+}
+
+/* Each name's FUNC as v1.32 makes it, or none, added in the names' order. */
+static int btf_encoders__add_v132(const struct btf_encoder_input *in, struct btf *btf,
+				  unsigned int nr_threads, double *choosing)
+{
+	const struct btf_encoder_conf *conf = in->conf;
+	size_t i, n = elf_functions__nr_entries(in->functions);
+	struct func_chooser ch = {
+		.conf = conf,
+		.btf = btf,
+		.functions = in->functions,
+		.mode = btf_encoder_conf__has(conf, BTF_FEAT_TRUE_SIGNATURE) ? SIG_TRUE :
+									       SIG_DEFAULT,
+		.choices = calloc(n ?: 1, sizeof(*ch.choices)),
+		.sets = calloc(nr_threads ?: 1, sizeof(*ch.sets)),
+	};
+	double start = clock__now();
+	int err = ch.choices && ch.sets ? par_for(nr_threads ?: 1, n, func_chooser__one, &ch) :
+					  -ENOMEM;
+
+	*choosing = clock__now() - start;
+	for (i = 0; i < n && !err; i++) {
+		const struct elf_functions_entry *entry = elf_functions__entry(in->functions, i);
+		const struct func_choice *fc = &ch.choices[i];
+		struct btf_func_state s;
+
+		if (!fc->seen)
+			continue;
+		if (fc->c.s) {
+			s = sig_state(fc->c.s, fc->c.mode);
+			err = btf_encoders__add_func(btf, conf, entry, fc->c.name, &s,
+						     fc->c.as_kfunc);
+		} else if (conf->verbose) {
+			fprintf(stderr, "skipping function %s: %s\n", entry->name, fc->why.ours);
+			printf("%s : skipping BTF encoding of function due to %s\n", entry->name,
+			       fc->why.upstream);
+		}
 	}
-	free(v);
+	for (i = 0; ch.sets && i < (nr_threads ?: 1); i++)
+		darray__free(&ch.sets[i].v);
+	free(ch.sets);
+	free(ch.choices);
 	return err;
 }
 
 /* ---- every name's states merged, its FUNC added ---- */
 
-int btf_encoders__add_saved_funcs(const struct btf_encoder_input *in, struct btf *btf)
+/* v1.31's FUNC of a name: its encoders' states merged, or none; with true_signature's. */
+static int btf_encoders__add_v131(const struct btf_encoder_conf *conf, struct btf *btf,
+				  struct elf_functions_entry *entry, struct sig_seen_set *set)
+{
+	struct btf_func_state merged;
+	const char *reason;
+	int err;
+
+	if (!elf_function__merge(btf, entry, &merged))
+		return 0;
+	err = btf_encoders__add_true_sig(conf, btf, entry, set);
+	if (err)
+		return err < 0 ? err : 0;
+	if (conf->verbose)
+		func_state__log_v131(entry->name, &merged);
+	reason = func_skip_reason(conf, entry, &merged);
+	if (reason) {
+		if (conf->verbose)
+			fprintf(stderr, "skipping function %s: %s\n", entry->name, reason);
+		return 0;
+	}
+	return btf_encoders__add_func(btf, conf, entry, entry->name, &merged, true);
+}
+
+int btf_encoders__add_saved_funcs(const struct btf_encoder_input *in, struct btf *btf,
+				  unsigned int nr_threads, double *choosing)
 {
 	const struct btf_encoder_conf *conf = in->conf;
 	size_t i, n = elf_functions__nr_entries(in->functions);
+	struct sig_seen_set set = {};
+	int err = 0;
 
-	for (i = 0; i < n; i++) {
-		struct elf_functions_entry *entry = elf_functions__entry(in->functions, i);
-		struct btf_func_state merged;
-		struct elf_function *best;
-		const char *reason;
-		int err;
-
-		if (btf_encoder_conf__follows(conf, BTF_RULE_FUNCS_V132)) {
-			err = btf_encoders__add_v132(conf, btf, entry);
-			if (err)
-				return err;
-			continue;
-		}
-		best = elf_function__merge(btf, entry, &merged);
-		if (!best)
-			continue;
-		err = btf_encoders__add_true_sig(conf, btf, entry);
-		if (err < 0)
-			return err;
-		if (err)
-			continue;
-		if (conf->verbose)
-			func_state__log_v131(entry->name, &merged);
-		reason = func_skip_reason(conf, entry, &merged);
-		if (reason) {
-			if (conf->verbose)
-				fprintf(stderr, "skipping function %s: %s\n", entry->name, reason);
-			continue;
-		}
-		err = btf_encoders__add_func(btf, conf, entry, entry->name, &merged, true);
-		if (err)
-			return err;
-	}
-	return 0;
+	*choosing = 0;
+	if (btf_encoder_conf__follows(conf, BTF_RULE_FUNCS_V132))
+		return btf_encoders__add_v132(in, btf, nr_threads, choosing);
+	for (i = 0; i < n && !err; i++)
+		err = btf_encoders__add_v131(conf, btf, elf_functions__entry(in->functions, i),
+					     &set);
+	darray__free(&set.v);
+	return err;
 }

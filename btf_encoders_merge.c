@@ -150,7 +150,7 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct b
 {
 	const struct btf_encoder_input *in = encoders[0]->in;
 	const struct btf_encoder_conf *conf = in->conf;
-	double t_start = clock__now(), t_chunks, t_funcs;
+	double t_start = clock__now(), t_chunks, t_funcs, choosing = 0;
 	struct btf_chunk **chunks;
 	struct btf *btf = NULL;
 	unsigned int nr_types, nr_out = 0;
@@ -171,7 +171,7 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct b
 	nr_types = btf ? btf__type_cnt(btf) - 1 : 0;
 	t_chunks = clock__now();
 	if (!err && in->functions)
-		err = btf_encoders__add_saved_funcs(in, btf);
+		err = btf_encoders__add_saved_funcs(in, btf, nr, &choosing);
 	if (!err && in->symtab)
 		err = btf_encoders__add_vars(encoders, nr, btf, out);
 	t_funcs = clock__now();
@@ -191,8 +191,8 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct b
 	}
 	if (conf->verbose)
 		fprintf(stderr,
-			"btf_encoder: merge %.3f s (%zu chunks, %u types), functions and variables %.3f s, dedup %.3f s (%u types)\n",
-			t_chunks - t_start, nr_chunks, nr_types, t_funcs - t_chunks,
+			"btf_encoder: merge %.3f s (%zu chunks, %u types), functions and variables %.3f s (choosing %.3f s on %u threads), dedup %.3f s (%u types)\n",
+			t_chunks - t_start, nr_chunks, nr_types, t_funcs - t_chunks, choosing, nr,
 			clock__now() - t_funcs, nr_out);
 	if (err || out->raw) {
 		btf__free(btf);

@@ -14,8 +14,9 @@
 #   + the time the encoding phase spends outside the chunks at -j1
 #   + the chunks scheduled on N workers as the encoder hands them out: in
 #     index order, each to the first worker free
-#   + the serial phases after the workers (merge, functions and variables,
-#     dedup, closing the DWARF, writing).
+#   + the phases after the workers (merge, functions and variables, dedup,
+#     closing the DWARF, writing), serial but for the choosing of the FUNCs
+#     in v1.32 mode, which N threads share ("choosing X s on 1 threads").
 # The chunks are the same at every -j, so the model's only unknown is what
 # N workers cost one another (memory bandwidth, caches): that is why it is
 # checked, against the medians of RUNS (default 5) measured runs at -j1
@@ -78,6 +79,7 @@ for i in $(seq "$record"); do
 		print "phase merge", $3
 		for (f = 1; f <= NF; f++) {
 			if ($f == "variables") print "phase funcs", $(f + 1)
+			if ($f == "(choosing") print "phase choose", $(f + 1)
 			if ($f == "dedup") print "phase dedup", $(f + 1)
 		}
 		next
@@ -99,7 +101,7 @@ for i in $(seq "$record"); do
 done
 awk '{ print $1 }' "$tmp/vwall" | awk '{ print NR, "wall total", $1 }' >> "$tmp/record"
 # Per run, the rest of the process: its wall less every timed phase.
-awk '$2 == "phase" && $3 != "outside" { timed[$1] += $4 } $2 == "wall" { wall[$1] = $4 }
+awk '$2 == "phase" && $3 != "outside" && $3 != "choose" { timed[$1] += $4 } $2 == "wall" { wall[$1] = $4 }
 END { for (r in wall) { o = wall[r] - timed[r]; print r, "phase other", (o > 0 ? o : 0) } }' \
 	"$tmp/record" > "$tmp/other"
 cat "$tmp/other" >> "$tmp/record"
@@ -141,14 +143,14 @@ for i in $(seq "$runs"); do
 done
 
 # 4. The model, from the medians.
-read -r other_t read_t encode_t outside_t merge_t funcs_t dedup_t close_t write_t list_t vwall <<< \
+read -r other_t read_t encode_t outside_t merge_t funcs_t choose_t dedup_t close_t write_t list_t vwall <<< \
 	"$(get phase other) $(get phase read) $(get phase encode) $(get phase outside) $(get phase merge) $(get phase funcs) \
-	 $(get phase dedup) $(get phase close) $(get phase write) $(get phase list) $(get wall total)"
+	 $(get phase choose) $(get phase dedup) $(get phase close) $(get phase write) $(get phase list) $(get wall total)"
 awk '$1 == "chunk" { print $3 }' "$tmp/medians" > "$tmp/chunks"
 j1=$(median "$tmp/ours-j1" 1)
 j2=$(median "$tmp/ours-j2" 1)
 cpu1=$(median "$tmp/ours-j1" 2)
-awk -v read_t="$read_t" -v encode_t="$encode_t" -v merge_t="$merge_t" -v funcs_t="$funcs_t" \
+awk -v read_t="$read_t" -v encode_t="$encode_t" -v merge_t="$merge_t" -v funcs_t="$funcs_t" -v choose_t="$choose_t" \
 	-v other="$other_t" -v outside="$outside_t" -v dedup_t="$dedup_t" -v close_t="$close_t" -v write_t="$write_t" -v list_t="$list_t" \
 	-v vwall="$vwall" -v start_cost="$start_cost" -v j1="$j1" -v j2="$j2" -v cpu1="$cpu1" \
 	-v file="$vmlinux" '
@@ -166,16 +168,18 @@ function makespan(N,   free, i, w, best, span) {
 }
 END {
 	serial = merge_t + funcs_t + dedup_t + close_t + write_t
-	fixed = read_t + other + outside + serial
+	# The choosing of the FUNCs runs on as many threads as there are workers.
+	fixed = read_t + other + outside + serial - choose_t
 	printf "cores: %s\n", file
 	printf "  %d chunks: %.3f s of CPU, the largest %.3f s; serial phases %.3f s (merge %.3f, " \
-		"functions and variables %.3f, dedup %.3f, closing %.3f, writing %.3f)\n",
-		n, sum, big, serial, merge_t, funcs_t, dedup_t, close_t, write_t
+		"functions and variables %.3f of which choosing %.3f on N threads, dedup %.3f, " \
+		"closing %.3f, writing %.3f)\n", n, sum, big, serial, merge_t, funcs_t, choose_t,
+		dedup_t, close_t, write_t
 	printf "  fixed: reading %.3f s, the rest of the process %.3f s, encoding outside the " \
 		"chunks %.3f s; a worker to start %.5f s\n", read_t, other, outside, start_cost
 	printf "\n  %7s %18s %14s\n", "workers", "modelled wall (s)", "/ ours -j1"
 	for (N = 1; N <= 64; N *= 2) {
-		m[N] = fixed + N * start_cost + makespan(N)
+		m[N] = fixed + N * start_cost + makespan(N) + choose_t / N
 		printf "  %7d %18.3f %14.3f\n", N, m[N], m[N] / j1
 	}
 	e1 = (m[1] - j1) / j1 * 100; e2 = (m[2] - j2) / j2 * 100
