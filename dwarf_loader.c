@@ -41,13 +41,13 @@
 #include "lib/elfutils.h"
 
 /*
- * Abbreviation tables read for DW_FORM_ref_addr (dwarf_loader__scan_units()):
- * those of .debug_abbrev (@abbrevs to @end) at @offs; @refs_across, what the
- * reading found, is the thread's to write while @running.
+ * The reading of the unit headers and their abbreviation tables for
+ * DW_FORM_ref_addr (dwarf_loader__scan_units()): @refs_across, what it
+ * found, is the thread's to write while @running.
  */
 struct abbrev_scan {
-	const unsigned char *abbrevs, *end;
-	DARRAY(Dwarf_Off) offs;
+	Dwarf *dwarf;
+	const unsigned char *abbrevs, *end; /* .debug_abbrev */
 	bool refs_across;
 	bool running;
 	pthread_t thread;
@@ -422,20 +422,26 @@ static bool abbrev_table_refs_across(const unsigned char *p, const unsigned char
 }
 
 /*
- * Whether some abbreviation table of @scan has a DW_FORM_ref_addr.  Reads
- * bytes alone (no libdw, no libelf), so that it may run in a thread of its
- * own beside the main thread's reading of the symbols.
+ * Whether the abbreviation table of some unit has a DW_FORM_ref_addr.  The
+ * unit headers and the tables are read from libdw's bytes of .debug_info and
+ * .debug_abbrev with dwarf_next_unit(), which neither allocates nor changes
+ * the Dwarf, so that it may run in a thread of its own beside the main
+ * thread's reading of the symbols (libelf) and interning of the units.
  */
 static void *abbrev_scan__run(void *arg)
 {
 	struct abbrev_scan *scan = arg;
-	size_t i;
+	Dwarf_Off off = 0, next, abbrev_off, last = (Dwarf_Off)-1;
+	size_t header_size, size = scan->end - scan->abbrevs;
 
 	scan->refs_across = false;
-	for (i = 0; i < scan->offs.nr && !scan->refs_across; i++) {
-		const unsigned char *table = scan->abbrevs + scan->offs.data[i];
-
-		scan->refs_across = abbrev_table_refs_across(table, scan->end);
+	while (!scan->refs_across && dwarf_next_unit(scan->dwarf, off, &next, &header_size, NULL,
+						     &abbrev_off, NULL, NULL, NULL, NULL) == 0) {
+		if (abbrev_off != last && abbrev_off < size)
+			scan->refs_across =
+				abbrev_table_refs_across(scan->abbrevs + abbrev_off, scan->end);
+		last = abbrev_off;
+		off = next;
 	}
 	return NULL;
 }
@@ -443,16 +449,14 @@ static void *abbrev_scan__run(void *arg)
 /*
  * Whether the units are one, as pahole v1.31 decides (cus__merging_cu()):
  * the kernel's LTO note says so; without it, an abbreviation of some unit
- * can refer into another (DW_FORM_ref_addr).  The tables of a file without
- * the note (a distribution's debug vmlinux has its notes emptied: 6 MB of
- * tables, 10 ms) are read in a thread started here, which
+ * can refer into another (DW_FORM_ref_addr).  A distribution's debug
+ * vmlinux has its notes emptied: its 2,400 unit headers and 6 MB of tables
+ * take 16 ms to read, in a thread started here, which
  * dwarf_loader__merged() waits for.
  */
 static void dwarf_loader__scan_units(struct dwarf_loader *l)
 {
 	struct abbrev_scan *scan = &l->scan;
-	Dwarf_Off off = 0, next, abbrev_off, last = (Dwarf_Off)-1;
-	size_t header_size;
 	bool lto;
 
 	if (elf_lto_note(dwarf_loader__elf(l), &lto)) {
@@ -461,22 +465,7 @@ static void dwarf_loader__scan_units(struct dwarf_loader *l)
 	}
 	if (!dwarf_section(l->dwarf, "abbrev", &scan->abbrevs, &scan->end))
 		return;
-	while (dwarf_next_unit(l->dwarf, off, &next, &header_size, NULL, &abbrev_off, NULL, NULL,
-			       NULL, NULL) == 0) {
-		Dwarf_Off *slot;
-
-		if (abbrev_off != last && abbrev_off < (uint64_t)(scan->end - scan->abbrevs)) {
-			/* A table there is no memory to list is read now. */
-			slot = darray__push(&scan->offs);
-			if (slot)
-				*slot = abbrev_off;
-			else
-				l->merged |= abbrev_table_refs_across(scan->abbrevs + abbrev_off,
-								      scan->end);
-		}
-		last = abbrev_off;
-		off = next;
-	}
+	scan->dwarf = l->dwarf;
 	scan->running = (size_t)(scan->end - scan->abbrevs) >= ABBREV_SCAN_THREAD_BYTES &&
 			pthread_create(&scan->thread, NULL, abbrev_scan__run, scan) == 0;
 	if (!scan->running) {
@@ -493,7 +482,8 @@ static void dwarf_loader__join_scan(struct dwarf_loader *l)
 	pthread_join(l->scan.thread, NULL);
 	l->scan.running = false;
 	l->merged |= l->scan.refs_across;
-	darray__free(&l->scan.offs);
+	/* The pages of unit headers it read, as dwarf_loader__open() drops them. */
+	dwarf_loader__drop_info(l, 0, l->info_size);
 }
 
 bool dwarf_loader__merged(struct dwarf_loader *l)
@@ -585,7 +575,6 @@ fail:
 void dwarf_loader__release(struct dwarf_loader *l)
 {
 	dwarf_loader__join_scan(l);
-	darray__free(&l->scan.offs);
 	if (l->dwfl)
 		dwfl_end(l->dwfl);
 	else if (l->dwarf)
