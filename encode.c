@@ -34,7 +34,6 @@ struct encode_result {
 	const void *raw;
 	size_t raw_size;
 	void *layout;
-	struct input_closing *closing; /* the input's, while it runs (encode_result__close_later()) */
 };
 
 /* What one input brings while it is encoded: what encode__file() opened. */
@@ -138,91 +137,17 @@ static void encode_input__units(struct encode_input *ei)
 			ei->path);
 }
 
-/* What closing the input frees: the DWARF, the ELF file, its symbols. */
-struct input_closing {
-	struct dwarf_loader *loader;
-	struct elf_symtab *symtab;
-	struct elf_functions *functions;
-	double time; /* it took */
-	pthread_t thread;
-};
-
-static void *input_closing__run(void *arg)
-{
-	struct input_closing *c = arg;
-	double start = clock__now();
-
-	elf_functions__delete(c->functions);
-	elf_symtab__delete(c->symtab);
-	dwarf_loader__close(c->loader);
-	c->time = clock__now() - start;
-	return NULL;
-}
-
-/* Takes what @ei has to close into @c; @ei has nothing left to close. */
-static void encode_input__take(struct encode_input *ei, struct input_closing *c)
-{
-	*c = (struct input_closing){ .loader = ei->loader,
-				     .symtab = ei->symtab,
-				     .functions = ei->in.functions };
-	ei->loader = NULL;
-	ei->symtab = NULL;
-	ei->in.functions = NULL;
-}
-
 static void encode_input__close(struct encode_input *ei)
 {
-	struct input_closing c;
+	double start = clock__now();
 
 	if (!ei->loader)
 		return;
-	encode_input__take(ei, &c);
-	input_closing__run(&c);
+	elf_functions__delete(ei->in.functions);
+	elf_symtab__delete(ei->symtab);
+	dwarf_loader__close(ei->loader);
 	if (ei->in.conf->verbose)
-		fprintf(stderr, "pahole: closing the DWARF: %.3f s\n", c.time);
-}
-
-/*
- * The input of a BTF encoded closed in a thread of its own, while the BTF
- * is listed and written: libdw's and the symbols' memory, some 7 ms of a
- * vmlinux to free, that nothing after the merge reads.  The thread is
- * joined by encode_result__delete().  Not for a module, whose DWARF is let
- * go before its merge (dwarf_loader__release()) and whose closing would
- * cost less than a thread.  Falls back to closing it here.
- */
-#define CLOSE_LATER_INFO_BYTES (16u << 20)
-
-static void encode_result__close_later(struct encode_result *r, struct encode_input *ei)
-{
-	size_t info = ei->in.debug_info_end - ei->in.debug_info;
-	struct input_closing *c = info >= CLOSE_LATER_INFO_BYTES ? calloc(1, sizeof(*c)) : NULL;
-
-	if (c && ei->loader) {
-		encode_input__take(ei, c);
-		if (!pthread_create(&c->thread, NULL, input_closing__run, c)) {
-			r->closing = c;
-			return;
-		}
-		input_closing__run(c);
-	}
-	free(c);
-	encode_input__close(ei);
-}
-
-/* Waits for the input's closing, if it runs; with -V, what it cost the wall. */
-static void encode_result__join_closing(struct encode_result *r)
-{
-	double start = clock__now();
-
-	if (!r->closing)
-		return;
-	pthread_join(r->closing->thread, NULL);
-	if (r->conf->verbose)
-		fprintf(stderr,
-			"pahole: closing the DWARF, beside the writing: %.3f s, waited for: %.3f s\n",
-			r->closing->time, clock__now() - start);
-	free(r->closing);
-	r->closing = NULL;
+		fprintf(stderr, "pahole: closing the DWARF: %.3f s\n", clock__now() - start);
 }
 
 /*
@@ -479,10 +404,7 @@ int encode__file(const char *path, const struct btf_encoder_conf *conf, struct e
 			"in the BTF\n",
 			path);
 	r->big_endian = ei.in.big_endian;
-	if (err)
-		encode_input__close(&ei);
-	else
-		encode_result__close_later(r, &ei);
+	encode_input__close(&ei);
 	pthread_mutex_destroy(&ei.libdw_lock);
 	/* As pahole v1.31: DWARF without a single type gives no BTF at all. */
 	if (!err && (r->enc.empty || (!conf->base && btf__type_cnt(r->enc.btf) == 1))) {
@@ -597,7 +519,6 @@ void encode_result__delete(struct encode_result *r)
 {
 	if (!r)
 		return;
-	encode_result__join_closing(r);
 	free(r->layout);
 	free(r->enc.raw);
 	btf__free(r->enc.btf);

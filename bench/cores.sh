@@ -85,8 +85,6 @@ for i in $(seq "$record"); do
 		next
 	}
 	/^pahole: closing the DWARF: / { print "phase close", $(NF - 1); next }
-	# Closed in a thread while the BTF is written: what the wall waited for it.
-	/^pahole: closing the DWARF, beside the writing: / { print "phase close", $(NF - 1); next }
 	/^pahole: writing .*: [0-9.]+ s$/ { print "phase write", $(NF - 1); next }
 	/^pahole: listing the types \(-V\): / { print "phase list", $(NF - 1); next }
 	' "$tmp/err" | awk -v run="$i" '
