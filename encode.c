@@ -26,6 +26,13 @@
 #include "encode.h"
 #include "lib/clock.h"
 
+/* What an input leaves open once it is encoded: see encode_result__delete(). */
+struct encode_opened {
+	struct dwarf_loader *loader;
+	struct elf_symtab *symtab;
+	struct elf_functions *functions;
+};
+
 struct encode_result {
 	const struct btf_encoder_conf *conf;
 	struct btf_encoded enc;
@@ -34,6 +41,7 @@ struct encode_result {
 	const void *raw;
 	size_t raw_size;
 	void *layout;
+	struct encode_opened opened; /* the input, left open until the result is deleted */
 };
 
 /* What one input brings while it is encoded: what encode__file() opened. */
@@ -137,17 +145,36 @@ static void encode_input__units(struct encode_input *ei)
 			ei->path);
 }
 
-static void encode_input__close(struct encode_input *ei)
+static void encode_opened__close(struct encode_opened *o, const struct btf_encoder_conf *conf)
 {
 	double start = clock__now();
 
-	if (!ei->loader)
+	if (!o->loader)
 		return;
-	elf_functions__delete(ei->in.functions);
-	elf_symtab__delete(ei->symtab);
-	dwarf_loader__close(ei->loader);
-	if (ei->in.conf->verbose)
+	elf_functions__delete(o->functions);
+	elf_symtab__delete(o->symtab);
+	dwarf_loader__close(o->loader);
+	*o = (struct encode_opened){};
+	if (conf->verbose)
 		fprintf(stderr, "pahole: closing the DWARF: %.3f s\n", clock__now() - start);
+}
+
+/* Takes what @ei opened, which @ei then no longer closes. */
+static struct encode_opened encode_input__take(struct encode_input *ei)
+{
+	struct encode_opened o = { ei->loader, ei->symtab, ei->in.functions };
+
+	ei->loader = NULL;
+	ei->symtab = NULL;
+	ei->in.functions = NULL;
+	return o;
+}
+
+static void encode_input__close(struct encode_input *ei)
+{
+	struct encode_opened o = encode_input__take(ei);
+
+	encode_opened__close(&o, ei->in.conf);
 }
 
 /*
@@ -404,7 +431,11 @@ int encode__file(const char *path, const struct btf_encoder_conf *conf, struct e
 			"in the BTF\n",
 			path);
 	r->big_endian = ei.in.big_endian;
-	encode_input__close(&ei);
+	/* Nothing of the result reads it, but its closing can be left to the exit (encode.h). */
+	if (err)
+		encode_input__close(&ei);
+	else
+		r->opened = encode_input__take(&ei);
 	pthread_mutex_destroy(&ei.libdw_lock);
 	/* As pahole v1.31: DWARF without a single type gives no BTF at all. */
 	if (!err && (r->enc.empty || (!conf->base && btf__type_cnt(r->enc.btf) == 1))) {
@@ -519,6 +550,7 @@ void encode_result__delete(struct encode_result *r)
 {
 	if (!r)
 		return;
+	encode_opened__close(&r->opened, r->conf);
 	free(r->layout);
 	free(r->enc.raw);
 	btf__free(r->enc.btf);

@@ -44,6 +44,12 @@ int encode_result__raw(struct encode_result *r, const void **raw, size_t *size);
  */
 int encode_result__write(struct encode_result *r, const char *path, bool detached);
 
+/*
+ * Frees the result, and closes the input, which encode__file() leaves open
+ * (its DWARF, ELF file and symbols: a vmlinux's take some 15 ms to free,
+ * with the BTF).  A process that ends once the BTF is written may leave
+ * both to its exit, which lets all go at once (pahole.c does).
+ */
 void encode_result__delete(struct encode_result *r);
 
 #endif /* _ENCODE_H_ */
