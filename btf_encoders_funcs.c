@@ -567,6 +567,10 @@ static int btf_encoders__add_v132(const struct btf_encoder_input *in, struct btf
 	double start = clock__now();
 	int err = ch.choices && ch.sets ? par_for(nr_threads ?: 1, n, func_chooser__one, &ch) :
 					  -ENOMEM;
+	/* -V's thousand lines in one write, not one each: stderr has no buffer. */
+	char *said = NULL;
+	size_t said_len = 0;
+	FILE *say = conf->verbose ? open_memstream(&said, &said_len) : NULL;
 
 	*choosing = clock__now() - start;
 	for (i = 0; i < n && !err; i++) {
@@ -581,11 +585,15 @@ static int btf_encoders__add_v132(const struct btf_encoder_input *in, struct btf
 			err = btf_encoders__add_func(btf, conf, entry, fc->c.name, &s,
 						     fc->c.as_kfunc);
 		} else if (conf->verbose) {
-			fprintf(stderr, "skipping function %s: %s\n", entry->name, fc->why.ours);
+			fprintf(say ?: stderr, "skipping function %s: %s\n", entry->name,
+				fc->why.ours);
 			printf("%s : skipping BTF encoding of function due to %s\n", entry->name,
 			       fc->why.upstream);
 		}
 	}
+	if (say && !fclose(say))
+		fwrite(said, 1, said_len, stderr);
+	free(said);
 	for (i = 0; ch.sets && i < (nr_threads ?: 1); i++)
 		darray__free(&ch.sets[i].v);
 	free(ch.sets);
