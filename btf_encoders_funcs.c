@@ -47,6 +47,11 @@ struct func_skip_words {
 	const char *ours, *upstream;
 };
 
+/* A name's reasons to be left out, each a func_skip: ours, and v1.32's. */
+struct func_skip_why {
+	uint8_t ours, upstream;
+};
+
 static const struct func_skip_words func_skip_words[] = {
 	[FUNC_KEPT] = { NULL, NULL },
 	[FUNC_SKIP_INCONSISTENT] = { "its prototype differs between CUs", "inconsistet prototype" },
@@ -351,11 +356,11 @@ static const struct sig_seen *sig_canonical(const struct sig_seen *v, size_t n, 
  * v1.32's: each takes another of the reasons that hold.  Ours are in the
  * order the reasons are listed (unexpected registers first), v1.32's in
  * the reverse (ambiguous addresses first: each of its tests overrides the
- * one before, as measured on the corpus 6.1 vmlinux).  NULL when none holds.
+ * one before, as measured on the corpus 6.1 vmlinux), as func_skip_words[]
+ * indices.  False when none holds.
  */
-static const struct func_skip_words *sig_skip_reason(struct func_skip_words *skip, bool unexpected,
-						     bool uncertain, bool reordered, bool optimized,
-						     bool inconsistent, bool ambiguous)
+static bool sig_skip_reason(struct func_skip_why *skip, bool unexpected, bool uncertain,
+			    bool reordered, bool optimized, bool inconsistent, bool ambiguous)
 {
 	const struct {
 		bool holds;
@@ -367,21 +372,21 @@ static const struct func_skip_words *sig_skip_reason(struct func_skip_words *ski
 	};
 	size_t i;
 
-	skip->ours = skip->upstream = NULL;
+	*skip = (struct func_skip_why){ FUNC_KEPT, FUNC_KEPT };
 	for (i = 0; i < sizeof(reasons) / sizeof(reasons[0]); i++) {
 		if (!reasons[i].holds)
 			continue;
-		skip->ours = skip->ours ?: func_skip_words[reasons[i].why].ours;
-		skip->upstream = func_skip_words[reasons[i].why].upstream;
+		skip->ours = skip->ours ?: reasons[i].why;
+		skip->upstream = reasons[i].why;
 	}
-	return skip->ours ? skip : NULL;
+	return skip->ours != FUNC_KEPT;
 }
 
 /* Upstream's choice for @v[0..@n), in CU order, in @mode; why none in *@why. */
 static struct sig_choice sig_choose(const struct btf_encoder_conf *conf, const struct btf *btf,
 				    const struct elf_functions_entry *entry,
 				    const struct sig_seen *v, size_t n, int mode,
-				    struct func_skip_words *why)
+				    struct func_skip_why *why)
 {
 	bool unexpected = v[0].s->mode[mode].unexpected, uncertain = v[0].s->uncertain;
 	bool reordered = v[0].s->reordered, inconsistent = false, ts = mode == SIG_TRUE;
@@ -484,7 +489,7 @@ static int btf_encoders__add_true_sig(const struct btf_encoder_conf *conf, struc
 				      struct sig_seen_set *set)
 {
 	struct sig_choice dflt, ts;
-	struct func_skip_words why = { NULL, NULL };
+	struct func_skip_why why;
 	struct btf_func_state s;
 	struct sig_seen *v;
 	size_t n;
@@ -517,11 +522,18 @@ static int btf_encoders__add_true_sig(const struct btf_encoder_conf *conf, struc
 
 /* ---- v1.32's choices (BTF_RULE_FUNCS_V132): made in parallel, added in order ---- */
 
-/* What v1.32's rules, true_signature's with that feature, make of a name. */
+/*
+ * What v1.32's rules, true_signature's with that feature, make of a name:
+ * a sighting's FUNC as sig_choose() chose it, or none, for the reasons
+ * @why.  Small: one per name, all made before the first is added.
+ */
 struct func_choice {
-	struct sig_choice c; /* c.s NULL: no FUNC, for the reason @why */
-	struct func_skip_words why;
+	const struct func_sighting *s; /* NULL: none */
+	const char *name;
+	uint8_t mode;
+	bool as_kfunc;
 	bool seen; /* some encoder met the name */
+	struct func_skip_why why;
 };
 
 /* The choosing: each name's choice depends on its sightings alone, so any thread may make it. */
@@ -542,11 +554,17 @@ static int func_chooser__one(void *ctx, size_t i, unsigned int thread)
 	struct func_choice *fc = &ch->choices[i];
 	int err = sig_seen__gather(entry, set);
 
+	struct sig_choice c;
+
 	*fc = (struct func_choice){ .seen = set->v.nr > 0 };
-	if (!err && fc->seen)
-		fc->c = sig_choose(ch->conf, ch->btf, entry, set->v.data, set->v.nr, ch->mode,
-				   &fc->why);
-	return err;
+	if (err || !fc->seen)
+		return err;
+	c = sig_choose(ch->conf, ch->btf, entry, set->v.data, set->v.nr, ch->mode, &fc->why);
+	fc->s = c.s;
+	fc->name = c.name;
+	fc->mode = c.mode;
+	fc->as_kfunc = c.as_kfunc;
+	return 0;
 }
 
 /* Each name's FUNC as v1.32 makes it, or none, added in the names' order. */
@@ -580,15 +598,14 @@ static int btf_encoders__add_v132(const struct btf_encoder_input *in, struct btf
 
 		if (!fc->seen)
 			continue;
-		if (fc->c.s) {
-			s = sig_state(fc->c.s, fc->c.mode);
-			err = btf_encoders__add_func(btf, conf, entry, fc->c.name, &s,
-						     fc->c.as_kfunc);
+		if (fc->s) {
+			s = sig_state(fc->s, fc->mode);
+			err = btf_encoders__add_func(btf, conf, entry, fc->name, &s, fc->as_kfunc);
 		} else if (conf->verbose) {
 			fprintf(say ?: stderr, "skipping function %s: %s\n", entry->name,
-				fc->why.ours);
+				func_skip_words[fc->why.ours].ours);
 			printf("%s : skipping BTF encoding of function due to %s\n", entry->name,
-			       fc->why.upstream);
+			       func_skip_words[fc->why.upstream].upstream);
 		}
 	}
 	if (say && !fclose(say))
