@@ -47,6 +47,8 @@
  */
 struct abbrev_scan {
 	Dwarf *dwarf;
+	/* In a thread, what it drops the pages of once done: fields set before it starts. */
+	const struct dwarf_loader *drops;
 	const unsigned char *abbrevs, *end; /* .debug_abbrev */
 	bool refs_across;
 	bool running;
@@ -443,6 +445,9 @@ static void *abbrev_scan__run(void *arg)
 		last = abbrev_off;
 		off = next;
 	}
+	/* The pages of unit headers it read, as dwarf_loader__open() drops them. */
+	if (scan->drops)
+		dwarf_loader__drop_info(scan->drops, 0, scan->drops->info_size);
 	return NULL;
 }
 
@@ -466,9 +471,11 @@ static void dwarf_loader__scan_units(struct dwarf_loader *l)
 	if (!dwarf_section(l->dwarf, "abbrev", &scan->abbrevs, &scan->end))
 		return;
 	scan->dwarf = l->dwarf;
+	scan->drops = l;
 	scan->running = (size_t)(scan->end - scan->abbrevs) >= ABBREV_SCAN_THREAD_BYTES &&
 			pthread_create(&scan->thread, NULL, abbrev_scan__run, scan) == 0;
 	if (!scan->running) {
+		scan->drops = NULL; /* the open drops them */
 		abbrev_scan__run(scan);
 		l->merged |= scan->refs_across;
 	}
@@ -482,8 +489,6 @@ static void dwarf_loader__join_scan(struct dwarf_loader *l)
 	pthread_join(l->scan.thread, NULL);
 	l->scan.running = false;
 	l->merged |= l->scan.refs_across;
-	/* The pages of unit headers it read, as dwarf_loader__open() drops them. */
-	dwarf_loader__drop_info(l, 0, l->info_size);
 }
 
 bool dwarf_loader__merged(struct dwarf_loader *l)
