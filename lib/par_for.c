@@ -65,10 +65,12 @@ static void *par_for__run(void *arg)
 int par_for(unsigned int nr_threads, size_t n, int (*fn)(void *ctx, size_t i, unsigned int thread),
 	    void *ctx)
 {
-	struct par_for p = { .fn = fn, .ctx = ctx, .n = n, .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct par_for p = { .fn = fn, .ctx = ctx, .n = n };
 	struct par_for_thread *threads;
 	unsigned int i, started = 1;
 
+	/* Not PTHREAD_MUTEX_INITIALIZER: drd takes a mutex it never saw locked for none. */
+	pthread_mutex_init(&p.lock, NULL);
 	atomic_init(&p.next, 0);
 	atomic_init(&p.failed, false);
 	if (nr_threads > (n + PAR_FOR_BLOCK - 1) / PAR_FOR_BLOCK)
