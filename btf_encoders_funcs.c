@@ -207,14 +207,6 @@ static int kfunc__arena_ptrs(struct btf *btf, const struct btf_encoder_conf *con
 	return err;
 }
 
-static bool btf_encoders__funcs_differ(const struct btf *btf, const struct btf_func_state *a,
-				       const struct btf_func_state *b)
-{
-	struct func_mismatch mm;
-
-	return btf_func_state__differs(btf, a, btf, b, true, &mm, true);
-}
-
 static int btf_encoders__add_func(struct btf *btf, const struct btf_encoder_conf *conf,
 				  const struct elf_functions_entry *entry, const char *name,
 				  const struct btf_func_state *s, bool as_kfunc)
@@ -310,12 +302,54 @@ static struct btf_func_state sig_state(const struct func_sighting *s, int mode)
 	};
 }
 
+/*
+ * How the first two prototypes of a name that differ do, which v1.32's -V
+ * says as it compares them ("param type mismatch for param#3 n != size"):
+ * @kind 0 for none.
+ */
+struct sig_mismatch {
+	const char *p1, *p2; /* the differing parameter's names, or NULL */
+	uint32_t param, n1, n2; /* its index; the counts, "..." counted */
+	uint8_t kind; /* enum func_mismatch_kind */
+};
+
+/* Whether @b's prototype differs from @a's; if so, how in *@said (unless NULL). */
 static bool sig_differ(const struct btf *btf, const struct sig_seen *a, const struct sig_seen *b,
-		       int mode)
+		       int mode, struct sig_mismatch *said)
 {
 	struct btf_func_state x = sig_state(a->s, mode), y = sig_state(b->s, mode);
+	struct func_mismatch mm;
 
-	return btf_encoders__funcs_differ(btf, &x, &y);
+	if (!btf_func_state__differs(btf, &x, btf, &y, true, &mm, true))
+		return false;
+	if (said)
+		*said = (struct sig_mismatch){
+			.p1 = mm.kind == FUNC_MISMATCH_PARAM ? x.params[mm.param].name : NULL,
+			.p2 = mm.name,
+			.param = mm.param,
+			.n1 = x.nr_params + x.varargs,
+			.n2 = mm.nr_params,
+			.kind = mm.kind,
+		};
+	return true;
+}
+
+/* v1.32's -V line for @said, on stdout, where upstream's tests read it. */
+static void sig_mismatch__log(const struct sig_mismatch *said, const char *name)
+{
+	printf("%s : skipping BTF encoding of function due to ", name);
+	switch (said->kind) {
+	case FUNC_MISMATCH_COUNT:
+		printf("param count mismatch; %u params != %u params\n", said->n1, said->n2);
+		break;
+	case FUNC_MISMATCH_RETURN:
+		printf("return type mismatch\n");
+		break;
+	default:
+		printf("param type mismatch for param#%u %s != %s\n", said->param + 1,
+		       said->p1 ?: "", said->p2 ?: "");
+		break;
+	}
 }
 
 /* Whether the default rules leave @v out for optimized parameters in a changed ABI. */
@@ -382,11 +416,14 @@ static bool sig_skip_reason(struct func_skip_why *skip, bool unexpected, bool un
 	return skip->ours != FUNC_KEPT;
 }
 
-/* Upstream's choice for @v[0..@n), in CU order, in @mode; why none in *@why. */
+/*
+ * Upstream's choice for @v[0..@n), in CU order, in @mode; why none in
+ * *@why; how two prototypes differ in *@said, when it is not NULL.
+ */
 static struct sig_choice sig_choose(const struct btf_encoder_conf *conf, const struct btf *btf,
 				    const struct elf_functions_entry *entry,
 				    const struct sig_seen *v, size_t n, int mode,
-				    struct func_skip_why *why)
+				    struct func_skip_why *why, struct sig_mismatch *said)
 {
 	bool unexpected = v[0].s->mode[mode].unexpected, uncertain = v[0].s->uncertain;
 	bool reordered = v[0].s->reordered, inconsistent = false, ts = mode == SIG_TRUE;
@@ -397,7 +434,8 @@ static struct sig_choice sig_choose(const struct btf_encoder_conf *conf, const s
 		unexpected |= v[i].s->mode[mode].unexpected;
 		uncertain |= v[i].s->uncertain;
 		reordered |= v[i].s->reordered;
-		if (!unexpected && !inconsistent && !reordered && sig_differ(btf, v, &v[i], mode))
+		if (!unexpected && !inconsistent && !reordered &&
+		    sig_differ(btf, v, &v[i], mode, said))
 			inconsistent = true;
 		/*
 		 * true_signature's pick: the first with a symbol whose flags are
@@ -502,8 +540,8 @@ static int btf_encoders__add_true_sig(const struct btf_encoder_conf *conf, struc
 	n = set->v.nr;
 	if (err || !n)
 		return err;
-	dflt = sig_choose(conf, btf, entry, v, n, SIG_DEFAULT, &why);
-	ts = sig_choose(conf, btf, entry, v, n, SIG_TRUE, &why);
+	dflt = sig_choose(conf, btf, entry, v, n, SIG_DEFAULT, &why, NULL);
+	ts = sig_choose(conf, btf, entry, v, n, SIG_TRUE, &why, NULL);
 	if (sig_choices_equal(&dflt, &ts))
 		return 0;
 	if (ts.s) {
@@ -543,6 +581,7 @@ struct func_chooser {
 	struct elf_functions *functions;
 	int mode;
 	struct func_choice *choices; /* by entry */
+	struct sig_mismatch *said; /* by entry, with -V; else NULL */
 	struct sig_seen_set *sets; /* by thread */
 };
 
@@ -559,7 +598,8 @@ static int func_chooser__one(void *ctx, size_t i, unsigned int thread)
 	*fc = (struct func_choice){ .seen = set->v.nr > 0 };
 	if (err || !fc->seen)
 		return err;
-	c = sig_choose(ch->conf, ch->btf, entry, set->v.data, set->v.nr, ch->mode, &fc->why);
+	c = sig_choose(ch->conf, ch->btf, entry, set->v.data, set->v.nr, ch->mode, &fc->why,
+		       ch->said ? &ch->said[i] : NULL);
 	fc->s = c.s;
 	fc->name = c.name;
 	fc->mode = c.mode;
@@ -580,11 +620,13 @@ static int btf_encoders__add_v132(const struct btf_encoder_input *in, struct btf
 		.mode = btf_encoder_conf__has(conf, BTF_FEAT_TRUE_SIGNATURE) ? SIG_TRUE :
 									       SIG_DEFAULT,
 		.choices = calloc(n ?: 1, sizeof(*ch.choices)),
+		.said = conf->verbose ? calloc(n ?: 1, sizeof(*ch.said)) : NULL,
 		.sets = calloc(nr_threads ?: 1, sizeof(*ch.sets)),
 	};
 	double start = clock__now();
-	int err = ch.choices && ch.sets ? par_for(nr_threads ?: 1, n, func_chooser__one, &ch) :
-					  -ENOMEM;
+	int err = ch.choices && ch.sets && (ch.said || !conf->verbose) ?
+			  par_for(nr_threads ?: 1, n, func_chooser__one, &ch) :
+			  -ENOMEM;
 	/* -V's thousand lines in one write, not one each: stderr has no buffer. */
 	char *said = NULL;
 	size_t said_len = 0;
@@ -598,6 +640,8 @@ static int btf_encoders__add_v132(const struct btf_encoder_input *in, struct btf
 
 		if (!fc->seen)
 			continue;
+		if (ch.said && ch.said[i].kind)
+			sig_mismatch__log(&ch.said[i], entry->name);
 		if (fc->s) {
 			s = sig_state(fc->s, fc->mode);
 			err = btf_encoders__add_func(btf, conf, entry, fc->name, &s, fc->as_kfunc);
@@ -614,6 +658,7 @@ static int btf_encoders__add_v132(const struct btf_encoder_input *in, struct btf
 	for (i = 0; ch.sets && i < (nr_threads ?: 1); i++)
 		darray__free(&ch.sets[i].v);
 	free(ch.sets);
+	free(ch.said);
 	free(ch.choices);
 	return err;
 }

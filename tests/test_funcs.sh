@@ -334,6 +334,24 @@ check_verbose()
 	fi
 }
 
+# check_said LABEL STDOUT EXPECTED: each "said NAME TEXT" line of EXPECTED
+# is a line of STDOUT, in v1.32's words (how two prototypes differ).
+check_said()
+{
+	local label=$1 out=$2 said=$3 name text bad=()
+	[ -s "$said" ] || return 0
+	while read -r _ name text; do
+		grep -Fxq "$name : skipping BTF encoding of function due to $text" "$out" ||
+			bad+=("no \"$name : ... due to $text\"")
+	done < "$said"
+	if [ ${#bad[@]} -eq 0 ]; then
+		ok "$label: v1.32's -V lines"
+	else
+		not_ok "$label: v1.32's -V lines"
+		printf '	%s\n' "${bad[@]}"
+	fi
+}
+
 # check_oracle LABEL ELF BTF MODE: with FUNCS_ORACLE_V132 (pahole v1.32, as
 # ../shared/tools/debian-pahole makes it), a v1.32 mode's BTF has the meaning
 # of v1.32's own (btfcanon diff): how the expectations were checked.
@@ -369,8 +387,9 @@ check_file()
 	expect_lines "$FIXTURES/funcs_$case.expect" "$tokens" > "$base.all-expected" ||
 		die "bad expectation file funcs_$case.expect"
 	drop_ignored "$base.all-expected" > "$base.expected-all"
-	grep -v '^skipped ' "$base.expected-all" > "$base.expected"
+	grep -Ev '^(skipped|said) ' "$base.expected-all" > "$base.expected"
 	grep '^skipped ' "$base.expected-all" > "$base.skips"
+	grep '^said ' "$base.expected-all" > "$base.said" || true
 
 	# bpftool's lines: the same as btfcanon's (test_types checks that the
 	# two agree) from one quick process rather than a Python start.
@@ -394,6 +413,7 @@ check_file()
 	fi
 
 	check_verbose "$label" "$base.err" "$base.skips"
+	check_said "$label" "$base.out" "$base.said"
 	check_oracle "$label" "$elf" "$btf" "$mode"
 
 	kernel_load "$btf" "$base.load"
