@@ -493,13 +493,36 @@ static int sig_seen__cmp(const void *a, const void *b)
 	return x->s->pos < y->s->pos ? -1 : x->s->pos > y->s->pos;
 }
 
+/*
+ * v1.32's order of a name's sightings: those with an address (a low_pc)
+ * before the inline-only ones, each in CU order.  Measured, not read: on
+ * the 6.1 vmlinux it is the order of all 941 of v1.32's -V lines on how
+ * two prototypes differ (memchr's "param#3 n != size": lib/string.c's
+ * before fortify-string.h's inline copies in earlier CUs), and of its
+ * true signatures (NF_HOOK.constprop.0 before the inline-only NF_HOOK of
+ * unexpected registers); the stored sources, before the release, sort by
+ * name alone.
+ */
+static int sig_seen__cmp_v132(const void *a, const void *b)
+{
+	const struct sig_seen *x = a, *y = b;
+
+	if (!x->s->addr != !y->s->addr)
+		return x->s->addr ? -1 : 1;
+	return sig_seen__cmp(a, b);
+}
+
 /* The sightings of a name, gathered anew for each: one buffer for all the names. */
 struct sig_seen_set {
 	DARRAY(struct sig_seen) v;
 };
 
-/* All encoders' sightings of @entry, in CU order, in @set (none: empty). */
-static int sig_seen__gather(const struct elf_functions_entry *entry, struct sig_seen_set *set)
+/*
+ * All encoders' sightings of @entry in @set (none: empty): in CU order, or
+ * in v1.32's (@v132: sig_seen__cmp_v132()).
+ */
+static int sig_seen__gather(const struct elf_functions_entry *entry, struct sig_seen_set *set,
+			    bool v132)
 {
 	struct elf_function *f;
 	struct func_sighting *s;
@@ -516,7 +539,8 @@ static int sig_seen__gather(const struct elf_functions_entry *entry, struct sig_
 		}
 	}
 	if (set->v.nr > 1)
-		qsort(set->v.data, set->v.nr, sizeof(*set->v.data), sig_seen__cmp);
+		qsort(set->v.data, set->v.nr, sizeof(*set->v.data),
+		      v132 ? sig_seen__cmp_v132 : sig_seen__cmp);
 	for (i = 0; i < set->v.nr; i++)
 		sig_seen__init(&set->v.data[i], entry);
 	return 0;
@@ -535,7 +559,7 @@ static int btf_encoders__add_true_sig(const struct btf_encoder_conf *conf, struc
 
 	if (!btf_encoder_conf__has(conf, BTF_FEAT_TRUE_SIGNATURE))
 		return 0;
-	err = sig_seen__gather(entry, set);
+	err = sig_seen__gather(entry, set, false);
 	v = set->v.data;
 	n = set->v.nr;
 	if (err || !n)
@@ -591,8 +615,7 @@ static int func_chooser__one(void *ctx, size_t i, unsigned int thread)
 	const struct elf_functions_entry *entry = elf_functions__entry(ch->functions, i);
 	struct sig_seen_set *set = &ch->sets[thread];
 	struct func_choice *fc = &ch->choices[i];
-	int err = sig_seen__gather(entry, set);
-
+	int err = sig_seen__gather(entry, set, true);
 	struct sig_choice c;
 
 	*fc = (struct func_choice){ .seen = set->v.nr > 0 };

@@ -78,6 +78,7 @@ add_mode plain_j2 "-j2" "decltag" ""
 # The expectations are in tests/fixtures/funcs_CASE.expect.
 CASES=(
 	"static_differ|static_differ_a static_differ_b|gcc clang|default plain default_j2 plain_j2 default_v132 plain_v132|consistent_func"
+	"inline_copy|inline_copy_a inline_copy_b|gcc clang|default plain default_v132 plain_v132|consistent_func"
 	"static_same|static_same_a static_same_b|gcc clang|default plain default_j2 plain_j2|consistent_func"
 	"static_sections|static_sections_a static_sections_b|gcc clang|default plain default_j2 plain_j2|consistent_func"
 	"clone|clone|gcc|default plain true_signature default_v132 plain_v132|consistent_func optimized_func"
