@@ -69,6 +69,8 @@ add_mode true_signature "--btf_features=default,true_signature" \
 # without consistent_func too; the other modes are v1.31's (tests/lib.sh).
 add_mode default_v132 "--compat=v1.32 --btf_features=default" "consistent decltag kfuncs v132" ""
 add_mode plain_v132 "--compat=v1.32" "decltag v132" ""
+add_mode true_signature_v132 "--compat=v1.32 --btf_features=default,true_signature" \
+	"consistent decltag kfuncs truesig v132" "true_signature"
 # With several CUs: the same with two threads (on DWARF 5's exec and rel).
 add_mode default_j2 "-j2 --btf_features=default" "consistent decltag kfuncs" ""
 add_mode plain_j2 "-j2" "decltag" ""
@@ -78,7 +80,7 @@ add_mode plain_j2 "-j2" "decltag" ""
 # The expectations are in tests/fixtures/funcs_CASE.expect.
 CASES=(
 	"static_differ|static_differ_a static_differ_b|gcc clang|default plain default_j2 plain_j2 default_v132 plain_v132|consistent_func"
-	"inline_copy|inline_copy_a inline_copy_b|gcc clang|default plain default_v132 plain_v132|consistent_func"
+	"inline_copy|inline_copy_a inline_copy_b|gcc clang|default plain default_v132 plain_v132 true_signature_v132|consistent_func"
 	"static_same|static_same_a static_same_b|gcc clang|default plain default_j2 plain_j2|consistent_func"
 	"static_sections|static_sections_a static_sections_b|gcc clang|default plain default_j2 plain_j2|consistent_func"
 	"clone|clone|gcc|default plain true_signature default_v132 plain_v132|consistent_func optimized_func"
