@@ -19,6 +19,7 @@
 #include <linux/btf.h>
 
 #include "btf_encoder_priv.h"
+#include "dwarf_alt.h"
 #include "lib/btf_types.h"
 
 static int btf_encoder__encode_children(struct btf_encoder *e, Dwarf_Die *parent);
@@ -427,12 +428,12 @@ static bool enum_is_signed(struct die_attrs *a)
 	int hops;
 
 	if (!a->type || a->type == REF_BAD || !die_ref_followed(&a->type_attr, &a->refs) ||
-	    !dwarf_formref_die(&a->type_attr, &type))
+	    !dwarf_alt__ref_die(&a->type_attr, &type))
 		return false;
 	/* The underlying type may be a typedef or qualified; a cycle is no base type. */
 	for (hops = 0; dwarf_tag(&type) != DW_TAG_base_type; hops++) {
 		if (hops == 16 || !dwarf_attr(&type, DW_AT_type, &attr) ||
-		    !die_ref_followed(&attr, &a->refs) || !dwarf_formref_die(&attr, &type))
+		    !die_ref_followed(&attr, &a->refs) || !dwarf_alt__ref_die(&attr, &type))
 			return false;
 	}
 	if (!dwarf_attr(&type, DW_AT_encoding, &attr) || dwarf_formudata(&attr, &enc))
@@ -681,9 +682,10 @@ static int btf_encoder__walk_import(struct btf_encoder *e, Dwarf_Die *pu)
  * alternate file; anything else it leaves alone).  Where the units are one
  * CU, the partial unit is one of them, walked in its place in .debug_info
  * (an alternate file's first, dwarf_alt.h); where each unit is a CU, it is
- * walked inside the CU (btf_encoder__walk_import()).  An alternate file
- * that cannot be found (v1.32 warns and takes references into it for void)
- * or a DWARF 5 supplementary file is refused.
+ * walked inside the CU (btf_encoder__walk_import()).  DWARF 5's
+ * DW_FORM_ref_sup4/8, into a supplementary file, as DW_FORM_GNU_ref_alt.  An
+ * alternate file that cannot be found (v1.32 warns and takes references
+ * into it for void) is refused.
  */
 static int btf_encoder__encode_imported_unit(struct btf_encoder *e, Dwarf_Die *die)
 {
@@ -697,13 +699,11 @@ static int btf_encoder__encode_imported_unit(struct btf_encoder *e, Dwarf_Die *d
 		return 0;
 	switch (dwarf_whatform(&attr)) {
 	case DW_FORM_GNU_ref_alt:
+	case DW_FORM_ref_sup4:
+	case DW_FORM_ref_sup8:
 		/* Its units are the chunk's first (dwarf_loader__alt()). */
 		if (!e->in->merged_cus || !e->in->ref_space.alt)
 			err = -BTF_REFUSED_IMPORTED_ALT;
-		break;
-	case DW_FORM_ref_sup4:
-	case DW_FORM_ref_sup8:
-		err = -BTF_REFUSED_IMPORTED_ALT;
 		break;
 	case DW_FORM_ref_addr:
 		if (e->in->merged_cus)

@@ -14,6 +14,7 @@
 #include <dwarf.h>
 #include <linux/btf.h>
 
+#include "dwarf_alt.h"
 #include "btf_encoder_priv.h"
 
 /*
@@ -33,7 +34,8 @@ int btf_encoder__gnu_annotations(struct btf_encoder *e, const Dwarf_Attribute *f
 	for (hops = 0; hops < 64 && n < max; hops++) {
 		const char *an, *value;
 
-		if (!die_ref_followed(&attr, &e->cu.ref_ctx) || !dwarf_formref_die(&attr, &annot) ||
+		if (!die_ref_followed(&attr, &e->cu.ref_ctx) ||
+		    !dwarf_alt__ref_die(&attr, &annot) ||
 		    dwarf_tag(&annot) != DW_TAG_GNU_annotation)
 			break;
 		an = dwarf_diename(&annot);

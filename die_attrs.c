@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "die_attrs.h"
+#include "dwarf_alt.h"
 
 uint32_t die_ref(Dwarf_Attribute *attr, const struct die_ref_ctx *ctx)
 {
@@ -15,10 +16,11 @@ uint32_t die_ref(Dwarf_Attribute *attr, const struct die_ref_ctx *ctx)
 	 * one owns.
 	 */
 	if (dwarf_whatform(attr) == DW_FORM_ref_addr ||
-	    dwarf_whatform(attr) == DW_FORM_GNU_ref_alt) {
+	    dwarf_whatform(attr) == DW_FORM_GNU_ref_alt ||
+	    dwarf_whatform(attr) == DW_FORM_ref_sup4 || dwarf_whatform(attr) == DW_FORM_ref_sup8) {
 		if (!die_ref_followed(attr, ctx))
 			return 0;
-		if (!dwarf_formref_die(attr, &target))
+		if (!dwarf_alt__ref_die(attr, &target))
 			return REF_BAD;
 		off = die_ref_space__off(ctx->space, &target);
 		return off >= REF_OFF_MASK - 1 ? REF_BAD : REF_DIE | (uint32_t)off;
@@ -48,11 +50,11 @@ bool die_ref_followed(Dwarf_Attribute *attr, const struct die_ref_ctx *ctx)
 	case DW_FORM_ref_addr:
 		return ctx->global;
 	case DW_FORM_GNU_ref_alt:
+	case DW_FORM_ref_sup4:
+	case DW_FORM_ref_sup8:
 		/* Its alternate file, read where the units are one (dwarf_alt.h). */
 		return ctx->global && ctx->space && ctx->space->alt;
 	case DW_FORM_ref_sig8:
-	case DW_FORM_ref_sup4:
-	case DW_FORM_ref_sup8:
 		return false;
 	default:
 		return true;
@@ -288,7 +290,7 @@ void die_attrs__inherit(struct die_attrs *a, bool origin_type)
 		struct die_attrs o;
 		Dwarf_Die odie;
 
-		if (!die_ref_followed(&origin, &a->refs) || !dwarf_formref_die(&origin, &odie))
+		if (!die_ref_followed(&origin, &a->refs) || !dwarf_alt__ref_die(&origin, &odie))
 			return;
 		die_attrs__read(&odie, &o, &a->refs);
 		a->name = o.name;

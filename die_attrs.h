@@ -76,13 +76,13 @@ struct die_ref_ctx {
 };
 
 /*
- * Whether dwarf_formref_die() may follow @attr: into the unit, or into
+ * Whether dwarf_alt__ref_die() may follow @attr: into the unit, or into
  * another with ctx->global; never into a type unit (DW_FORM_ref_sig8: libdw
  * would look the signature up and read type units in, which pahole v1.31
- * reads none of) nor into a supplementary file (libdw would open it); into
- * a dwz alternate file only with ctx->global and the file opened before
- * the workers start (ctx->space->alt, dwarf_alt.h).  The others would
- * change libdw state that other workers share.
+ * reads none of); into a dwz alternate or DWARF 5 supplementary file only
+ * with ctx->global and the file opened before the workers start
+ * (ctx->space->alt, dwarf_alt.h).  The others would change libdw state
+ * that other workers share.
  */
 bool die_ref_followed(Dwarf_Attribute *attr, const struct die_ref_ctx *ctx);
 

@@ -554,7 +554,7 @@ int dwarf_loader__open(const char *path, struct dwarf_loader **out, const char *
 	if (err)
 		goto fail;
 	dwarf_loader__scan_units(l);
-	err = dwarf_alt__find(&l->alt, l->dwarf);
+	err = dwarf_alt__find(&l->alt, l->dwarf, path);
 	if (err) {
 		*cause = strerror(-err);
 		goto fail;

@@ -342,13 +342,14 @@ static const char *encode_error(const struct encode_input *ei, int err, char *bu
 		       "which pahole v1.31 cannot read: it writes nothing";
 	case -BTF_REFUSED_IMPORTED_ALT:
 		if (!ei->alt_link)
-			return "a unit imports a partial unit of a DWARF 5 supplementary file, "
-			       "which this pahole does not read";
-		snprintf(buf, len,
-			 "a unit imports a partial unit of its dwz alternate file %s "
-			 "(.gnu_debugaltlink), which cannot be read: not found beside the file "
-			 "nor by its build ID under /usr/lib/debug/.build-id, or too large",
-			 ei->alt_link);
+			return "a unit imports a partial unit of an alternate or supplementary file "
+			       "that neither .gnu_debugaltlink nor .debug_sup names";
+		snprintf(
+			buf, len,
+			"a unit imports a partial unit of its dwz alternate file %s "
+			"(.gnu_debugaltlink or .debug_sup), which cannot be read: not found beside "
+			"the file nor by its build ID under /usr/lib/debug/.build-id, or too large",
+			ei->alt_link);
 		return buf;
 	case -BTF_REFUSED_VAR_NAME:
 		return "a variable's name is no BTF name (letters, digits, '_' or '.', at most 128), "

@@ -9,6 +9,7 @@
 #include <dwarf.h>
 #include <string.h>
 
+#include "dwarf_alt.h"
 #include "func_sigs.h"
 
 /* Types nest deeper than this only in corrupt DWARF. */
@@ -37,7 +38,7 @@ static bool die_follow(Dwarf_Die *die, unsigned int at, const struct die_ref_ctx
 	Dwarf_Attribute attr;
 
 	return dwarf_attr(die, at, &attr) && die_ref_followed(&attr, ctx) &&
-	       dwarf_formref_die(&attr, out);
+	       dwarf_alt__ref_die(&attr, out);
 }
 
 static uint64_t die_udata(Dwarf_Die *die, unsigned int at)

@@ -438,6 +438,30 @@ if command -v dwz > /dev/null; then
 	expect_refused "dwz -m, its alternate file gone" v1.32 "$m/one.so" \
 		"alternate file .*common.alt .*cannot be read"
 	mv "$m/common.hidden" "$m/common.alt"
+	# dwz -5 -m: DWARF 5's supplementary file (.debug_sup, DW_FORM_ref_sup4),
+	# which we open and resolve into ourselves (libdw 0.188 takes such a
+	# reference for an offset in the file itself, and so does v1.32, whose
+	# BTF is not compared here): the BTF of each file before dwz.
+	mkdir "$OBJ/sup"
+	m=$OBJ/sup
+	for so in one two; do
+		cp "$OBJ/multi/$so.plain.so" "$m/$so.so" && cp "$m/$so.so" "$m/$so.plain.so" ||
+			die "cannot copy the dwz -5 -m files"
+	done
+	dwz -5 -m "$m/common.sup" -M common.sup "$m/one.so" "$m/two.so" ||
+		die "cannot build the dwz -5 -m files"
+	if grep -q "debug_sup" <(readelf -S "$m/one.so"); then
+		for so in one two; do
+			UPSTREAM132="" as_before_dwz "dwz -5 -m $so.so" "$m/$so.plain.so" "$m/$so.so"
+		done
+		expect_refused "dwz -5 -m" v1.31 "$m/one.so" "imported_unit.*pahole v1.31"
+		mv "$m/common.sup" "$m/common.hidden"
+		expect_refused "dwz -5 -m, its supplementary file gone" v1.32 "$m/one.so" \
+			"alternate file .*common.sup .*cannot be read"
+		mv "$m/common.hidden" "$m/common.sup"
+	else
+		not_ok "dwz -5 -m wrote no .debug_sup"
+	fi
 else
 	note_skip "dwz not installed: the dwz'd files"
 fi
