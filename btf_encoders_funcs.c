@@ -418,7 +418,7 @@ static bool sig_skip_reason(struct func_skip_why *skip, bool unexpected, bool un
 
 /*
  * Whether v1.32 leaves sighting @b's prototype uncompared with @a's: with
- * true_signature, a definition with an address (a low_pc) and an
+ * true_signature (@ts), a definition with an address (a low_pc) and an
  * inline-only copy (an abstract instance) are not compared, so the copy's
  * prototype makes no name inconsistent (lib/string.c's memchr and
  * fortify-string.h's inline one).  Measured against Debian's v1.32 with
@@ -426,9 +426,9 @@ static bool sig_skip_reason(struct func_skip_why *skip, bool unexpected, bool un
  * all 636 of its -V skipping lines and its BTF, 35 differences before; on
  * the 6.12 vmlinux, 44 before.  Its FUNC then is the definition's.
  */
-static bool sig_apart(const struct sig_seen *a, const struct sig_seen *b, int mode, bool v132)
+static bool sig_apart(const struct sig_seen *a, const struct sig_seen *b, bool ts, bool v132)
 {
-	return v132 && mode == SIG_TRUE && !a->s->addr != !b->s->addr;
+	return v132 && ts && !a->s->addr != !b->s->addr;
 }
 
 /*
@@ -450,8 +450,8 @@ static struct sig_choice sig_choose(const struct btf_encoder_conf *conf, const s
 		unexpected |= v[i].s->mode[mode].unexpected;
 		uncertain |= v[i].s->uncertain;
 		reordered |= v[i].s->reordered;
-		if (!unexpected && !inconsistent && !reordered &&
-		    !sig_apart(v, &v[i], mode, v132) && sig_differ(btf, v, &v[i], mode, said))
+		if (!unexpected && !inconsistent && !reordered && !sig_apart(v, &v[i], ts, v132) &&
+		    sig_differ(btf, v, &v[i], mode, said))
 			inconsistent = true;
 		/*
 		 * true_signature's pick: the first with a symbol whose flags are
@@ -646,7 +646,7 @@ static int func_chooser__one(void *ctx, size_t i, unsigned int thread)
 	return 0;
 }
 
-/* Each name's FUNC as v1.32 makes it, or none, added in the names' order. */
+/* Each name's FUNC as v1.32 makes it, or none, added in the names' order; @nr_threads >= 1. */
 static int btf_encoders__add_v132(const struct btf_encoder_input *in, struct btf *btf,
 				  unsigned int nr_threads, double *choosing)
 {
@@ -660,11 +660,11 @@ static int btf_encoders__add_v132(const struct btf_encoder_input *in, struct btf
 									       SIG_DEFAULT,
 		.choices = calloc(n ?: 1, sizeof(*ch.choices)),
 		.said = conf->verbose ? calloc(n ?: 1, sizeof(*ch.said)) : NULL,
-		.sets = calloc(nr_threads ?: 1, sizeof(*ch.sets)),
+		.sets = calloc(nr_threads, sizeof(*ch.sets)),
 	};
 	double start = clock__now();
 	int err = ch.choices && ch.sets && (ch.said || !conf->verbose) ?
-			  par_for(nr_threads ?: 1, n, func_chooser__one, &ch) :
+			  par_for(nr_threads, n, func_chooser__one, &ch) :
 			  -ENOMEM;
 	/* -V's thousand lines in one write, not one each: stderr has no buffer. */
 	char *said = NULL;
@@ -694,7 +694,7 @@ static int btf_encoders__add_v132(const struct btf_encoder_input *in, struct btf
 	if (say && !fclose(say))
 		fwrite(said, 1, said_len, stderr);
 	free(said);
-	for (i = 0; ch.sets && i < (nr_threads ?: 1); i++)
+	for (i = 0; ch.sets && i < nr_threads; i++)
 		darray__free(&ch.sets[i].v);
 	free(ch.sets);
 	free(ch.said);
@@ -738,7 +738,7 @@ int btf_encoders__add_saved_funcs(const struct btf_encoder_input *in, struct btf
 
 	*choosing = 0;
 	if (btf_encoder_conf__follows(conf, BTF_RULE_FUNCS_V132))
-		return btf_encoders__add_v132(in, btf, nr_threads, choosing);
+		return btf_encoders__add_v132(in, btf, nr_threads ?: 1, choosing);
 	for (i = 0; i < n && !err; i++)
 		err = btf_encoders__add_v131(conf, btf, elf_functions__entry(in->functions, i),
 					     &set);

@@ -24,7 +24,6 @@ struct func_sym {
 	const char *name;
 	size_t len;
 	uint64_t addr;
-	size_t index; /* in the symbol table */
 };
 
 /*
@@ -89,7 +88,6 @@ static int collect_func_syms(const struct elf_symtab *symtab, struct func_sym **
 		syms[n].name = s->name;
 		syms[n].len = dot ? (size_t)(dot - s->name) : strlen(s->name);
 		syms[n].addr = s->value; /* v1.31 compares st_value, an offset in ET_REL */
-		syms[n].index = i;
 		n++;
 	}
 	err = func_syms__sort(syms, n);

@@ -55,7 +55,6 @@ struct encode_input {
 	const char *corrupt_what;
 	const char *alt_link; /* the dwz alternate file the file names, or NULL */
 	const char *path;
-	bool units_known; /* encode_input__units() */
 };
 
 /* Prints "pahole: FILE: what" and returns @err. */
@@ -127,14 +126,12 @@ static int encode_input__open(struct encode_input *ei, const char *path,
 }
 
 /*
- * What the units are, asked once the function table is built: the loader
- * may still be reading the abbreviations to tell (dwarf_loader__merged()).
+ * What the units are, asked once the first function table is built: the
+ * loader may still be reading the abbreviations to tell
+ * (dwarf_loader__merged()).
  */
 static void encode_input__units(struct encode_input *ei)
 {
-	if (ei->units_known)
-		return;
-	ei->units_known = true;
 	ei->in.merged_cus = dwarf_loader__merged(ei->loader);
 	ei->in.global_refs = ei->in.merged_cus || dwarf_loader__partial_units(ei->loader);
 	encode_input__alt(ei);
@@ -369,16 +366,17 @@ static int encode_input__encode(struct encode_input *ei, struct btf_encoded *out
 	double start = clock__now();
 	int err;
 
+	err = encode_input__functions(ei);
+	encode_input__units(ei);
+	if (ei->in.conf->verbose)
+		fprintf(stderr, "pahole: reading the ELF symbols and DWARF units: %.3f s\n",
+			clock__now() - start);
 	for (;;) {
-		err = encode_input__functions(ei);
-		encode_input__units(ei);
-		if (ei->in.conf->verbose && !ei->in.whole_dedup)
-			fprintf(stderr, "pahole: reading the ELF symbols and DWARF units: %.3f s\n",
-				clock__now() - start);
 		err = err ?: encode_input__pass(ei, out);
 		if (err != BTF_ENCODERS_AGAIN || ei->in.whole_dedup)
 			return err;
 		ei->in.whole_dedup = true;
+		err = encode_input__functions(ei);
 	}
 }
 

@@ -329,11 +329,19 @@ check_verbose()
 			bad+=("reason for $name does not match /$re/: $lines")
 		fi
 	done < "$skips"
-	if [ ${#bad[@]} -eq 0 ]; then
-		ok "$label: verbose"
+	verdict "$label: verbose" "${bad[@]}"
+}
+
+# verdict WHAT PROBLEM...: ok when there is none, else not ok with each.
+verdict()
+{
+	local what=$1
+	shift
+	if [ $# -eq 0 ]; then
+		ok "$what"
 	else
-		not_ok "$label: verbose"
-		printf '	%s\n' "${bad[@]}"
+		not_ok "$what"
+		printf '	%s\n' "$@"
 	fi
 }
 
@@ -347,12 +355,7 @@ check_said()
 		grep -Fxq "$name : skipping BTF encoding of function due to $text" "$out" ||
 			bad+=("no \"$name : ... due to $text\"")
 	done < "$said"
-	if [ ${#bad[@]} -eq 0 ]; then
-		ok "$label: v1.32's -V lines"
-	else
-		not_ok "$label: v1.32's -V lines"
-		printf '	%s\n' "${bad[@]}"
-	fi
+	verdict "$label: v1.32's -V lines" "${bad[@]}"
 }
 
 # check_oracle LABEL ELF BTF MODE: with FUNCS_ORACLE_V132 (pahole v1.32, as
