@@ -41,21 +41,41 @@ int btf_dedup__merge_ptrs(struct btf *btf);
 int btf_dedup__ptrs_unique(const struct btf *btf);
 
 /*
- * Split BTF on @base (btf_base.h, native byte order) from @module, a BTF of
- * its own whose types refer only to each other: what btf_dedup__run() gives
- * for a split BTF on @base holding @module's types in order, as its raw
- * bytes (btf__raw_data()'s layout), without libbpf reading the base
+ * The libbpf whose split dedup btf_dedup__split() gives, by the rules in
+ * which libbpf 1.1 (and v1.31's, 1.1 with c8a28812) and 1.7 on (v1.32's)
+ * decide differently.
+ */
+struct btf_dedup_rules {
+	/*
+	 * Typedefs deduplicated by their type graphs, in the pass of the
+	 * structs (37027144, 5b0f3729: BTF_RULE_DEDUP_TYPEDEF_GRAPHS); else as
+	 * reference types.
+	 */
+	bool typedef_graphs;
+	/*
+	 * Two module types that the type-graph comparison pairs with one
+	 * canonical type are one when alike structurally, any kind, 16 levels
+	 * deep (5ee9fbf7: BTF_RULE_DEDUP_IDENTICAL_TYPES); else only arrays
+	 * equal to the element's ID and structs whose members are such.
+	 */
+	bool identical_types;
+};
+
+/*
+ * Split BTF on @base (btf_base.h, indexed in this machine's byte order)
+ * from @module, a BTF of its own whose types refer only to each other:
+ * what libbpf's btf__dedup() by @rules gives for a split BTF on @base
+ * holding @module's types in order, as its raw bytes (btf__raw_data()'s
+ * layout, native byte order), without libbpf reading the base
  * (btf_dedup_split.c).  0 and, in *@raw (the caller frees it), *@size bytes
  * holding *@nr_types types of the module's own; or a negative errno (-ELOOP
  * for a cycle of reference types).  @module's types are rewritten in place
  * (IDs, strings, the pointer rule): it is of no use after but to be freed.
- * One thread; @base is only read.  With @typedef_graphs, typedefs are
- * deduplicated by their type graphs, in the pass of the structs, as libbpf
- * 1.7 on does it (v1.32's: BTF_RULE_DEDUP_TYPEDEF_GRAPHS); else as libbpf
- * 1.1 and 1.6 do, as reference types.
+ * One thread; @base is only read.
  */
-int btf_dedup__split(struct btf *module, const struct btf_base *base, bool typedef_graphs,
-		     void **raw, uint32_t *size, uint32_t *nr_types);
+int btf_dedup__split(struct btf *module, const struct btf_base *base,
+		     const struct btf_dedup_rules *rules, void **raw, uint32_t *size,
+		     uint32_t *nr_types);
 
 /*
  * btf__dedup(@btf) that also rewrites the @nr type IDs at @ids, held outside

@@ -57,12 +57,27 @@ struct dedup {
 	uint32_t *hypot_list;
 	size_t hypot_nr, hypot_cap;
 	bool adjust_canon;
-	/* Typedefs by their type graphs, with the structs (libbpf 1.7 on). */
-	bool typedef_graphs;
+	/* Which libbpf's rules: typedefs by graph, identical types (btf_dedup.h). */
+	struct btf_dedup_rules rules;
 	struct cand_table cands;
 };
 
 static const struct btf_type btf_void;
+
+/* What each kind is to the dedup. */
+struct dedup_kind {
+	/* Its signature; NULL for VARs and DATASECs, never deduplicated. */
+	uint64_t (*hash)(const struct btf_type *t);
+	/* Whether a reference type equals a candidate, its references resolved. */
+	bool (*equal)(const struct btf_type *a, const struct btf_type *b);
+	/* Its part of the type graphs' equivalence; NULL: no part (an error). */
+	int (*equiv)(struct dedup *d, const struct btf_type *a, const struct btf_type *b);
+	/* Its dedup in the first two passes; NULL: a reference type, of the third. */
+	int (*dedup)(struct dedup *d, uint32_t id);
+	/* Whether two of its types are alike, as libbpf 1.6's identical types; NULL: never. */
+	bool (*identical)(const struct dedup *d, const struct btf_type *a, const struct btf_type *b,
+			  int depth);
+};
 
 static struct btf_type *split_type(const struct dedup *d, uint32_t id)
 {
@@ -239,6 +254,12 @@ static unsigned int fwd_kind(const struct btf_type *t)
 	return btf_kflag(t) ? BTF_KIND_UNION : BTF_KIND_STRUCT;
 }
 
+/*
+ * v1.31's libbpf (1.1 with c8a28812): where the hypothetical map already
+ * pairs a type with another, the two are alike when they are arrays equal
+ * down to the element's ID, or structs whose members are of one ID or are
+ * such arrays or structs.  (Its identical pointers are merged before.)
+ */
 static bool identical_arrays(const struct dedup *d, uint32_t a, uint32_t b)
 {
 	const struct btf_type *s = type_of(d, a), *t = type_of(d, b);
@@ -246,7 +267,6 @@ static bool identical_arrays(const struct dedup *d, uint32_t a, uint32_t b)
 	return btf_is_array(s) && btf_is_array(t) && equal_array(s, t);
 }
 
-/* The same struct down to the type IDs (or identical arrays, or such structs). */
 static bool identical_structs(const struct dedup *d, uint32_t a, uint32_t b)
 {
 	const struct btf_type *s = type_of(d, a), *t = type_of(d, b);
@@ -260,6 +280,114 @@ static bool identical_structs(const struct dedup *d, uint32_t a, uint32_t b)
 	for (i = 0; i < btf_vlen(s); i++)
 		if (m[i].type != n[i].type && !identical_arrays(d, m[i].type, n[i].type) &&
 		    !identical_structs(d, m[i].type, n[i].type))
+			return false;
+	return true;
+}
+
+/*
+ * libbpf 1.6 on (5ee9fbf7, v1.32's): two types are alike when their graphs
+ * are, compared structurally down to IDENTICAL_DEPTH levels of members,
+ * elements and parameters (a chain of reference types costs no level).
+ */
+#define IDENTICAL_DEPTH 16
+
+static bool identical_types(const struct dedup *d, uint32_t a, uint32_t b, int depth);
+
+static bool identical_void(const struct dedup *d, const struct btf_type *a,
+			   const struct btf_type *b, int depth)
+{
+	(void)d, (void)a, (void)b, (void)depth;
+	return true;
+}
+
+static bool identical_int(const struct dedup *d, const struct btf_type *a, const struct btf_type *b,
+			  int depth)
+{
+	(void)d, (void)depth;
+	return equal_int_tag(a, b);
+}
+
+static bool identical_enum(const struct dedup *d, const struct btf_type *a,
+			   const struct btf_type *b, int depth)
+{
+	(void)d, (void)depth;
+	return compat_enum(a, b);
+}
+
+static bool identical_common(const struct dedup *d, const struct btf_type *a,
+			     const struct btf_type *b, int depth)
+{
+	(void)d, (void)depth;
+	return equal_common(a, b);
+}
+
+static const struct dedup_kind *kind_of(const struct btf_type *t);
+
+/*
+ * Reference types: the same kind, name and flags, then what they refer to,
+ * at the same depth.  A chain longer than all the types is a cycle, which
+ * the reference pass refuses (-ELOOP); libbpf would follow it forever.
+ */
+static bool identical_ref(const struct dedup *d, const struct btf_type *a, const struct btf_type *b,
+			  int depth)
+{
+	uint32_t n, ia = 0, ib = 0;
+
+	for (n = 0;
+	     n < d->nr && btf_kind(a) == btf_kind(b) && kind_of(a)->identical == identical_ref;
+	     n++) {
+		if (a->info != b->info || a->name_off != b->name_off)
+			return false;
+		ia = a->type;
+		ib = b->type;
+		a = type_of(d, ia);
+		b = type_of(d, ib);
+	}
+	return n < d->nr && identical_types(d, ia, ib, depth);
+}
+
+/*
+ * Arrays of one size and count: libbpf compares the element and index types
+ * of the first array with themselves (btf_array(t1) twice, 1.6 to 1.8), so
+ * what the elements are never counts.  Kept as libbpf decides it.
+ */
+static bool identical_array(const struct dedup *d, const struct btf_type *a,
+			    const struct btf_type *b, int depth)
+{
+	(void)d, (void)depth;
+	return equal_common(a, b) && btf_array(a)->nelems == btf_array(b)->nelems;
+}
+
+/* One level deeper where two IDs differ. */
+static bool identical_ids(const struct dedup *d, uint32_t a, uint32_t b, int depth)
+{
+	return a == b || identical_types(d, a, b, depth - 1);
+}
+
+static bool identical_struct(const struct dedup *d, const struct btf_type *a,
+			     const struct btf_type *b, int depth)
+{
+	const struct btf_member *m = btf_members(a), *n = btf_members(b);
+	int i;
+
+	if (!shallow_equal_struct(a, b))
+		return false;
+	for (i = 0; i < btf_vlen(a); i++)
+		if (!identical_ids(d, m[i].type, n[i].type, depth))
+			return false;
+	return true;
+}
+
+static bool identical_proto(const struct dedup *d, const struct btf_type *a,
+			    const struct btf_type *b, int depth)
+{
+	const struct btf_param *p = btf_params(a), *q = btf_params(b);
+	int i;
+
+	if (!compat_proto(a, b) || !identical_ids(d, a->type, b->type, depth))
+		return false;
+	for (i = 0; i < btf_vlen(a); i++)
+		if (!identical_ids(d, p[i].type, q[i].type, depth))
 			return false;
 	return true;
 }
@@ -359,43 +487,52 @@ static int dedup_prim(struct dedup *d, uint32_t id);
 static int dedup_enum(struct dedup *d, uint32_t id);
 static int dedup_composite(struct dedup *d, uint32_t id);
 
-/* What each kind is to the dedup. */
-struct dedup_kind {
-	/* Its signature; NULL for VARs and DATASECs, never deduplicated. */
-	uint64_t (*hash)(const struct btf_type *t);
-	/* Whether a reference type equals a candidate, its references resolved. */
-	bool (*equal)(const struct btf_type *a, const struct btf_type *b);
-	/* Its part of the type graphs' equivalence; NULL: no part (an error). */
-	int (*equiv)(struct dedup *d, const struct btf_type *a, const struct btf_type *b);
-	/* Its dedup in the first two passes; NULL: a reference type, of the third. */
-	int (*dedup)(struct dedup *d, uint32_t id);
-};
-
 static const struct dedup_kind dedup_kinds[NR_BTF_KINDS] = {
-	[BTF_KIND_INT] = { hash_int_tag, NULL, equiv_int, dedup_prim },
-	[BTF_KIND_PTR] = { hash_common, equal_common, equiv_ref },
-	[BTF_KIND_ARRAY] = { hash_array, equal_array, equiv_array },
-	[BTF_KIND_STRUCT] = { hash_struct, NULL, equiv_struct, dedup_composite },
-	[BTF_KIND_UNION] = { hash_struct, NULL, equiv_struct, dedup_composite },
-	[BTF_KIND_ENUM] = { hash_enum, NULL, equiv_enum, dedup_enum },
-	[BTF_KIND_FWD] = { hash_common, NULL, equiv_common, dedup_prim },
-	[BTF_KIND_TYPEDEF] = { hash_common, equal_common, equiv_ref },
-	[BTF_KIND_VOLATILE] = { hash_common, equal_common, equiv_ref },
-	[BTF_KIND_CONST] = { hash_common, equal_common, equiv_ref },
-	[BTF_KIND_RESTRICT] = { hash_common, equal_common, equiv_ref },
-	[BTF_KIND_FUNC] = { hash_common, equal_common, equiv_ref },
-	[BTF_KIND_FUNC_PROTO] = { hash_proto, equal_proto, equiv_proto },
+	[BTF_KIND_UNKN] = { .identical = identical_void },
+	[BTF_KIND_INT] = { hash_int_tag, NULL, equiv_int, dedup_prim, identical_int },
+	[BTF_KIND_PTR] = { hash_common, equal_common, equiv_ref, NULL, identical_ref },
+	[BTF_KIND_ARRAY] = { hash_array, equal_array, equiv_array, NULL, identical_array },
+	[BTF_KIND_STRUCT] = { hash_struct, NULL, equiv_struct, dedup_composite, identical_struct },
+	[BTF_KIND_UNION] = { hash_struct, NULL, equiv_struct, dedup_composite, identical_struct },
+	[BTF_KIND_ENUM] = { hash_enum, NULL, equiv_enum, dedup_enum, identical_enum },
+	[BTF_KIND_FWD] = { hash_common, NULL, equiv_common, dedup_prim, identical_common },
+	[BTF_KIND_TYPEDEF] = { hash_common, equal_common, equiv_ref, NULL, identical_ref },
+	[BTF_KIND_VOLATILE] = { hash_common, equal_common, equiv_ref, NULL, identical_ref },
+	[BTF_KIND_CONST] = { hash_common, equal_common, equiv_ref, NULL, identical_ref },
+	[BTF_KIND_RESTRICT] = { hash_common, equal_common, equiv_ref, NULL, identical_ref },
+	[BTF_KIND_FUNC] = { hash_common, equal_common, equiv_ref, NULL, identical_ref },
+	[BTF_KIND_FUNC_PROTO] = { hash_proto, equal_proto, equiv_proto, NULL, identical_proto },
 	[BTF_KIND_VAR] = {},
 	[BTF_KIND_DATASEC] = {},
-	[BTF_KIND_FLOAT] = { hash_common, NULL, equiv_common, dedup_prim },
+	[BTF_KIND_FLOAT] = { hash_common, NULL, equiv_common, dedup_prim, identical_common },
 	[BTF_KIND_DECL_TAG] = { hash_int_tag, equal_int_tag },
-	[BTF_KIND_TYPE_TAG] = { hash_common, equal_common, equiv_ref },
-	[BTF_KIND_ENUM64] = { hash_enum, NULL, equiv_enum, dedup_enum },
+	[BTF_KIND_TYPE_TAG] = { hash_common, equal_common, equiv_ref, NULL, identical_ref },
+	[BTF_KIND_ENUM64] = { hash_enum, NULL, equiv_enum, dedup_enum, identical_enum },
 };
 
 static const struct dedup_kind *kind_of(const struct btf_type *t)
 {
 	return &dedup_kinds[btf_kind(t)];
+}
+
+static bool identical_types(const struct dedup *d, uint32_t a, uint32_t b, int depth)
+{
+	const struct btf_type *s = type_of(d, a), *t = type_of(d, b);
+
+	return depth > 0 && btf_kind(s) == btf_kind(t) && kind_of(s)->identical &&
+	       kind_of(s)->identical(d, s, t, depth);
+}
+
+/*
+ * Whether @seen, the type the hypothetical map pairs with a canonical type,
+ * and @cand, another module type met for it, are one type twice: by the
+ * rules of the libbpf the release follows.
+ */
+static bool identical(const struct dedup *d, uint32_t seen, uint32_t cand)
+{
+	if (d->rules.identical_types)
+		return identical_types(d, seen, cand, IDENTICAL_DEPTH);
+	return identical_arrays(d, seen, cand) || identical_structs(d, seen, cand);
 }
 
 /*
@@ -415,8 +552,7 @@ static int equiv(struct dedup *d, uint32_t cand, uint32_t canon)
 	canon = resolve_fwd(d, canon);
 	seen = d->hypot[canon];
 	if (seen <= ID_MAX)
-		return seen == cand || identical_arrays(d, seen, cand) ||
-		       identical_structs(d, seen, cand);
+		return seen == cand || identical(d, seen, cand);
 	err = hypot_add(d, canon, cand);
 	if (err)
 		return err;
@@ -523,13 +659,13 @@ static int dedup_enum(struct dedup *d, uint32_t id)
 /* Whether @t is deduplicated by its type graph: a struct or union, or a typedef of libbpf 1.7. */
 static bool by_graph(const struct dedup *d, const struct btf_type *t)
 {
-	return btf_is_composite(t) || (d->typedef_graphs && btf_is_typedef(t));
+	return btf_is_composite(t) || (d->rules.typedef_graphs && btf_is_typedef(t));
 }
 
 /* A type's signature among the candidates: a typedef's is libbpf 1.7's where it goes by graph. */
 static uint64_t dedup_hash(const struct dedup *d, const struct btf_type *t)
 {
-	return d->typedef_graphs && btf_is_typedef(t) ? hash_typedef(t) : kind_of(t)->hash(t);
+	return d->rules.typedef_graphs && btf_is_typedef(t) ? hash_typedef(t) : kind_of(t)->hash(t);
 }
 
 /*
@@ -937,12 +1073,11 @@ static void dedup__free(struct dedup *d, struct str_set *strs)
 	str_set__free(strs);
 }
 
-int btf_dedup__split(struct btf *module, const struct btf_base *base, bool typedef_graphs,
-		     void **raw, uint32_t *size, uint32_t *nr_types)
+int btf_dedup__split(struct btf *module, const struct btf_base *base,
+		     const struct btf_dedup_rules *rules, void **raw, uint32_t *size,
+		     uint32_t *nr_types)
 {
-	struct dedup d = { .base = base,
-			   .nb = btf_base__type_cnt(base),
-			   .typedef_graphs = typedef_graphs };
+	struct dedup d = { .base = base, .nb = btf_base__type_cnt(base), .rules = *rules };
 	struct str_set strs = {};
 	int err;
 

@@ -108,6 +108,15 @@ struct btf_encoder_conf {
 	struct dwarf_cu_filter cu_filter;
 	/* With --btf_base: the BTF that the output is split BTF on top of. */
 	struct btf_base *base;
+	/*
+	 * PAHOLE_DEDUP_INPUT, a developer's check (tests/dedup_check.sh): the
+	 * raw BTF that the last dedup is given is written to this file first,
+	 * for a libbpf to deduplicate it too.  Without a base the chunks are
+	 * then not deduplicated on their own (whole_dedup), so that the file
+	 * holds what upstream hands libbpf: a libbpf's dedup of it is what
+	 * ours, run without this, must give.  NULL: none.
+	 */
+	const char *dedup_input;
 };
 
 /*

@@ -8,7 +8,6 @@
  * (BTF_ENCODERS_AGAIN).  btf_encoders__merge() at the bottom reads as the
  * steps go.
  */
-#include <endian.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,18 +125,45 @@ static bool btf_chunks__ptrs_unique(struct btf_chunk **chunks, size_t n)
 	return true;
 }
 
+/* PAHOLE_DEDUP_INPUT: @btf's raw bytes, as they go into the last dedup (btf_encoder.h). */
+static int btf_encoders__save_input(const struct btf_encoder_conf *conf, const struct btf *btf)
+{
+	const void *raw;
+	__u32 size;
+	FILE *f;
+	int err;
+
+	raw = btf__raw_data(btf, &size);
+	if (!raw)
+		return -ENOMEM;
+	f = fopen(conf->dedup_input, "we");
+	if (!f)
+		return -errno;
+	err = fwrite(raw, 1, size, f) == size ? 0 : -EIO;
+	if (fclose(f) && !err)
+		err = -errno;
+	return err;
+}
+
 /* The merged BTF deduplicated: split BTF on the base into @out's raw bytes, else in place. */
 static int btf_encoders__dedup(const struct btf_encoder_input *in, struct btf *btf,
 			       bool ptrs_unique, struct btf_encoded *out, uint32_t *nr_types)
 {
 	const struct btf_encoder_conf *conf = in->conf;
-	int err;
+	int err = conf->dedup_input ? btf_encoders__save_input(conf, btf) : 0;
 
+	if (err)
+		return err;
 	if (conf->base && btf_sink__split_raw(in)) {
-		err = btf_dedup__split(btf, conf->base,
-				       btf_encoder_conf__follows(conf,
-								 BTF_RULE_DEDUP_TYPEDEF_GRAPHS),
-				       &out->raw, &out->raw_size, nr_types);
+		struct btf_dedup_rules rules = {
+			.typedef_graphs =
+				btf_encoder_conf__follows(conf, BTF_RULE_DEDUP_TYPEDEF_GRAPHS),
+			.identical_types =
+				btf_encoder_conf__follows(conf, BTF_RULE_DEDUP_IDENTICAL_TYPES),
+		};
+
+		err = btf_dedup__split(btf, conf->base, &rules, &out->raw, &out->raw_size,
+				       nr_types);
 		*nr_types += btf_base__type_cnt(conf->base) - 1;
 		return err;
 	}

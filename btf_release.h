@@ -44,6 +44,14 @@ enum btf_rule {
 	 */
 	BTF_RULE_DEDUP_TYPEDEF_GRAPHS,
 	/*
+	 * Split BTF's dedup takes two module types that the type-graph
+	 * comparison meets for one base type for one when they are alike
+	 * structurally, of any kind, as libbpf 1.6 on (v1.32's) does
+	 * (5ee9fbf7); v1.31's takes only arrays equal down to the element's
+	 * ID, structs of such members, and (c8a28812) pointers to one ID.
+	 */
+	BTF_RULE_DEDUP_IDENTICAL_TYPES,
+	/*
 	 * A unit's DW_TAG_imported_unit (dwz's partial units) is read: where
 	 * the units are one CU, the partial units it names are walked there
 	 * in their place, as units of that CU (v1.31 cannot read it and

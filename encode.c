@@ -368,6 +368,8 @@ static int encode_input__encode(struct encode_input *ei, struct btf_encoded *out
 
 	err = encode_input__functions(ei);
 	encode_input__units(ei);
+	/* The input a libbpf is to compare with ours is the whole file's, as upstream's (btf_encoder.h). */
+	ei->in.whole_dedup = ei->in.conf->dedup_input && !ei->in.conf->base;
 	if (ei->in.conf->verbose)
 		fprintf(stderr, "pahole: reading the ELF symbols and DWARF units: %.3f s\n",
 			clock__now() - start);

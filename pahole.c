@@ -463,6 +463,7 @@ static void args__conf(const struct args *a, struct btf_encoder_conf *conf)
 		.name_exclude = a->cu_exclude,
 	};
 	conf->features = a->features;
+	conf->dedup_input = getenv("PAHOLE_DEDUP_INPUT");
 }
 
 static int silent_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
