@@ -26,8 +26,8 @@ struct btf_base {
 	void *map; /* the file */
 	size_t map_size;
 	Elf *elf; /* when the BTF is an ELF file's .BTF */
-	void *copy; /* the BTF, when the file's is not 4-byte aligned */
-	bool native;
+	/* The types and strings, when the file's are not 4-byte aligned or not in our byte order. */
+	char *copy;
 	const char *types, *strs;
 	uint32_t types_len, str_len;
 	uint32_t nr; /* types with void */
@@ -53,11 +53,6 @@ uint32_t btf_base__str_len(const struct btf_base *b)
 const char *btf_base__str(const struct btf_base *b, uint32_t off)
 {
 	return b->strs + off;
-}
-
-bool btf_base__native(const struct btf_base *b)
-{
-	return b->native;
 }
 
 /* A cheap sieve of a string (its length and three of its bytes), to skip most base strings. */
@@ -155,37 +150,75 @@ static int btf_base__index_types(struct btf_base *b)
 	return 0;
 }
 
-/* Points @b at the raw BTF @data of @size bytes, checked as libbpf checks a base's. */
+/* The header as this machine reads it; 0, or -EINVAL where libbpf 1.8 would refuse it. */
+static int btf_base__header(const void *data, size_t size, struct btf_header *hdr, bool *swap)
+{
+	/* libbpf 1.8's header: the 24 bytes of ours, then layout_off and layout_len. */
+	uint32_t layout[2] = { 0, 0 };
+
+	if (size < sizeof(*hdr))
+		return -EINVAL;
+	memcpy(hdr, data, sizeof(*hdr));
+	*swap = hdr->magic == bswap_16(BTF_MAGIC);
+	if (*swap) {
+		hdr->magic = bswap_16(hdr->magic);
+		hdr->hdr_len = bswap_32(hdr->hdr_len);
+		hdr->type_off = bswap_32(hdr->type_off);
+		hdr->type_len = bswap_32(hdr->type_len);
+		hdr->str_off = bswap_32(hdr->str_off);
+		hdr->str_len = bswap_32(hdr->str_len);
+	}
+	if (hdr->magic != BTF_MAGIC || hdr->hdr_len < sizeof(*hdr) || hdr->hdr_len > size ||
+	    size - hdr->hdr_len < (uint64_t)hdr->str_off + hdr->str_len ||
+	    (uint64_t)hdr->type_off + hdr->type_len > hdr->str_off || hdr->type_off % 4 ||
+	    !hdr->str_len)
+		return -EINVAL;
+	if (hdr->hdr_len < sizeof(*hdr) + sizeof(layout))
+		return 0;
+	memcpy(layout, (const char *)data + sizeof(*hdr), sizeof(layout));
+	if (*swap) {
+		layout[0] = bswap_32(layout[0]);
+		layout[1] = bswap_32(layout[1]);
+	}
+	/* A layout section, between the types and the strings, says nothing a known kind needs. */
+	if (layout[1] && (layout[0] % 4 || layout[1] % 4 ||
+			  layout[0] < (uint64_t)hdr->type_off + hdr->type_len ||
+			  (uint64_t)layout[0] + layout[1] > hdr->str_off))
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Points @b at the raw BTF @data of @size bytes, checked as libbpf 1.8
+ * checks a base's: either byte order, a header of 24 bytes or longer.  One
+ * of the other byte order is swapped into a copy of its own, as is one
+ * whose types are not 4-byte aligned.
+ */
 static int btf_base__set_raw(struct btf_base *b, const void *data, size_t size)
 {
 	struct btf_header hdr;
 	const char *start;
+	bool swap;
+	int err = btf_base__header(data, size, &hdr, &swap);
 
-	/* An ELF section need not be aligned: the header is read as bytes. */
-	if (size < sizeof(hdr))
-		return -EINVAL;
-	memcpy(&hdr, data, sizeof(hdr));
-	if (hdr.magic == bswap_16(BTF_MAGIC)) {
-		b->native = false; /* libbpf reads it */
-		return 0;
-	}
-	if (hdr.magic != BTF_MAGIC || hdr.hdr_len > size ||
-	    size - hdr.hdr_len < (uint64_t)hdr.str_off + hdr.str_len ||
-	    (uint64_t)hdr.type_off + hdr.type_len > hdr.str_off || hdr.type_off % 4 || !hdr.str_len)
-		return -EINVAL;
-	b->native = true;
-	if ((uintptr_t)((const char *)data + hdr.hdr_len) % 4) {
-		b->copy = malloc(size);
+	if (err)
+		return err;
+	start = (const char *)data + hdr.hdr_len;
+	if (swap || (uintptr_t)start % 4) {
+		size_t len = (size_t)hdr.str_off + hdr.str_len;
+
+		b->copy = malloc(len ?: 1);
 		if (!b->copy)
 			return -ENOMEM;
-		data = memcpy(b->copy, data, size);
+		start = memcpy(b->copy, start, len);
 	}
-	start = (const char *)data + hdr.hdr_len;
 	b->types = start + hdr.type_off;
 	b->types_len = hdr.type_len;
 	b->strs = start + hdr.str_off;
 	b->str_len = hdr.str_len;
 	if (b->strs[0] || b->strs[b->str_len - 1])
+		return -EINVAL;
+	if (swap && btf_types__swap(b->copy + hdr.type_off, hdr.type_len, true))
 		return -EINVAL;
 	return btf_base__index_types(b);
 }
@@ -259,7 +292,6 @@ int btf_base__open(const char *path, struct btf_base **out, const char **cause)
 	static const unsigned char btf_magic[2][2] = { { 0x9f, 0xeb }, { 0xeb, 0x9f } };
 	struct btf_base *b = calloc(1, sizeof(*b));
 	const unsigned char *m;
-	struct btf *parsed;
 	const void *data;
 	size_t size;
 	bool elf;
@@ -279,9 +311,6 @@ int btf_base__open(const char *path, struct btf_base **out, const char **cause)
 	size = b->map_size;
 	err = elf ? btf_base__elf_btf(b, &data, &size) : 0;
 	err = err ?: btf_base__set_raw(b, data, size);
-	/* One in the other byte order is libbpf's to read, and to judge. */
-	if (!err && !b->native)
-		err = btf_base__libbpf(b, &parsed);
 	if (err) {
 		*cause = btf_base__cause(b, elf, err);
 		goto fail;
@@ -295,9 +324,27 @@ fail:
 
 int btf_base__libbpf(struct btf_base *b, struct btf **out)
 {
+	/* From what is indexed: a 24-byte header libbpf 1.1 reads, our byte order. */
+	struct btf_header hdr = { .magic = BTF_MAGIC,
+				  .version = BTF_VERSION,
+				  .hdr_len = sizeof(hdr),
+				  .type_len = b->types_len,
+				  .str_off = b->types_len,
+				  .str_len = b->str_len };
+	size_t size = sizeof(hdr) + b->types_len + b->str_len;
+	char *raw;
+
 	if (!b->libbpf) {
+		raw = malloc(size);
+		if (!raw)
+			return -ENOMEM;
+		memcpy(raw, &hdr, sizeof(hdr));
+		memcpy(raw + sizeof(hdr), b->types, b->types_len);
+		memcpy(raw + sizeof(hdr) + b->types_len, b->strs, b->str_len);
 		errno = 0;
-		b->libbpf = btf__parse(b->path, NULL);
+		/* libbpf copies it. */
+		b->libbpf = btf__new(raw, size);
+		free(raw);
 		if (!b->libbpf)
 			return -errno ?: -EINVAL;
 	}

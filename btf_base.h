@@ -28,7 +28,8 @@ struct str_set;
 
 /*
  * Reads the base BTF in @path: raw BTF, or an ELF file's .BTF section, as
- * libbpf's btf__parse() takes them.  0 and the base in *@out, or a negative
+ * libbpf's btf__parse() takes them, in either byte order, with libbpf 1.1's
+ * 24-byte header or libbpf 1.8's 32-byte one (its layout section skipped).  0 and the base in *@out, or a negative
  * errno and in *@cause why, in words true to the file ("truncated or
  * corrupt BTF", "an ELF file without a .BTF section", ...).
  *
@@ -60,16 +61,10 @@ const char *btf_base__str(const struct btf_base *base, uint32_t off);
 int btf_base__find_strs(const struct btf_base *base, const struct str_set *strs, int32_t *offs);
 
 /*
- * Whether the base is in this machine's byte order: only then is it indexed
- * (libbpf swaps a foreign one as it parses it; btf_base__libbpf() serves).
- */
-bool btf_base__native(const struct btf_base *base);
-
-/*
- * The base as libbpf's struct btf in *@out, parsed on the first call: for
- * what libbpf must see as a base (split BTF in the other byte order,
- * distilled_base).  0, or the negative errno libbpf gave.  Main thread
- * only; freed with @base.
+ * The base as libbpf's struct btf in *@out, made on the first call from
+ * what is indexed (in our byte order, libbpf 1.1's header): for what
+ * libbpf must see as a base (distilled_base).  0, or the negative errno
+ * libbpf gave.  Main thread only; freed with @base.
  */
 int btf_base__libbpf(struct btf_base *base, struct btf **out);
 

@@ -286,7 +286,8 @@ void btf_sink__delete(struct btf_sink *sink);
 
 /*
  * What the encoders made: a BTF of libbpf's (@btf), or split BTF on the
- * base (btf_encoder_conf.base) as the raw bytes to write (@raw, @raw_size), when it was
+ * base (btf_encoder_conf.base) as the raw bytes to write (@raw, @raw_size, in this
+ * machine's byte order: encode.c swaps them for a file of the other), when it was
  * deduplicated on the base as it is read (btf_dedup__split()).  The caller
  * frees both.
  */

@@ -4,7 +4,6 @@
  * while the workers run (see btf_encoder.h), taken by the merge once they
  * are done (btf_encoders_merge.c).
  */
-#include <endian.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -19,16 +18,12 @@
 
 /*
  * Whether split BTF is deduplicated by btf_dedup__split(), on the base as
- * it is read: not when libbpf must see the base (one in the other byte
- * order, output in the other byte order, distilled_base, which works on
- * libbpf's split BTF).
+ * it is read (in our byte order, whatever the file's): not when libbpf must
+ * see the base, for distilled_base, which works on libbpf's split BTF.
  */
 bool btf_sink__split_raw(const struct btf_encoder_input *in)
 {
-	const struct btf_encoder_conf *conf = in->conf;
-
-	return btf_base__native(conf->base) && in->big_endian == (BYTE_ORDER == BIG_ENDIAN) &&
-	       !btf_encoder_conf__has(conf, BTF_FEAT_DISTILLED_BASE);
+	return !btf_encoder_conf__has(in->conf, BTF_FEAT_DISTILLED_BASE);
 }
 
 /*

@@ -3,6 +3,7 @@
  * One input through `pahole -J` (encode.h): opened, its symbols read, its
  * units encoded by the workers, the encoders merged, the BTF written.
  */
+#include <endian.h>
 #include <errno.h>
 #include <gelf.h>
 #include <malloc.h>
@@ -24,6 +25,7 @@
 #include "elf_functions.h"
 #include "elf_symtab.h"
 #include "encode.h"
+#include "lib/btf_types.h"
 #include "lib/clock.h"
 
 /* What an input leaves open once it is encoded: see encode_result__delete(). */
@@ -466,6 +468,12 @@ int encode_result__raw(struct encode_result *r, const void **raw, size_t *size)
 
 	if (r->raw)
 		goto out;
+	/* Split BTF of our own dedup is in our byte order; the file's may be the other. */
+	if (data && r->big_endian != (BYTE_ORDER == BIG_ENDIAN)) {
+		err = btf_raw__swap_out(r->enc.raw, n);
+		if (err)
+			return err;
+	}
 	if (r->enc.btf) {
 		/* As pahole: the BTF is in the byte order of the ELF file it describes. */
 		btf__set_endianness(r->enc.btf, r->big_endian ? BTF_BIG_ENDIAN : BTF_LITTLE_ENDIAN);

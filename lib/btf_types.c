@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Per-kind operations on raw BTF types: see btf_types.h. */
+#include <byteswap.h>
+#include <errno.h>
 #include <stdbool.h>
 
 #include <bpf/btf.h>
@@ -158,4 +160,50 @@ static int shift_str(uint32_t *off, void *ctx)
 void btf_type__shift_strs(struct btf_type *t, uint32_t delta)
 {
 	btf_type__visit_strs(t, shift_str, &delta);
+}
+
+int btf_types__swap(void *types, size_t len, bool to_native)
+{
+	char *p = types, *end = p + len;
+
+	while (p < end) {
+		uint32_t *w = (uint32_t *)p;
+		size_t size, i, head = sizeof(struct btf_type) / 4;
+
+		if ((size_t)(end - p) < sizeof(struct btf_type))
+			return -EINVAL;
+		/* The kind and vlen are read in our byte order: after, or before, the swap. */
+		for (i = 0; to_native && i < head; i++)
+			w[i] = bswap_32(w[i]);
+		if (btf_kind((struct btf_type *)p) == BTF_KIND_UNKN ||
+		    btf_kind((struct btf_type *)p) >= NR_BTF_KINDS)
+			return -EINVAL;
+		size = btf_type__size((struct btf_type *)p);
+		if (size > (size_t)(end - p))
+			return -EINVAL;
+		for (i = to_native ? head : 0; i < size / 4; i++)
+			w[i] = bswap_32(w[i]);
+		p += size;
+	}
+	return 0;
+}
+
+int btf_raw__swap_out(void *raw, size_t size)
+{
+	struct btf_header *hdr = raw;
+	int err;
+
+	if (size < sizeof(*hdr) || hdr->hdr_len != sizeof(*hdr) ||
+	    size - sizeof(*hdr) < (uint64_t)hdr->type_off + hdr->type_len)
+		return -EINVAL;
+	err = btf_types__swap((char *)(hdr + 1) + hdr->type_off, hdr->type_len, false);
+	if (err)
+		return err;
+	hdr->magic = bswap_16(hdr->magic);
+	hdr->hdr_len = bswap_32(hdr->hdr_len);
+	hdr->type_off = bswap_32(hdr->type_off);
+	hdr->type_len = bswap_32(hdr->type_len);
+	hdr->str_off = bswap_32(hdr->str_off);
+	hdr->str_len = bswap_32(hdr->str_len);
+	return 0;
 }

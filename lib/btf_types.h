@@ -3,6 +3,7 @@
 #define _LIB_BTF_TYPES_H_ 1
 
 /* Operations on raw BTF types, one table entry per kind (lib/btf_types.c). */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -46,5 +47,19 @@ int btf_type__visit_strs(struct btf_type *t, int (*visit)(uint32_t *off, void *c
 
 /* Adds @delta to every non-empty string offset of @t. */
 void btf_type__shift_strs(struct btf_type *t, uint32_t delta);
+
+/*
+ * Swaps the byte order of the @len bytes of types at @types (each field of
+ * every kind is 32 bits): into this machine's order with @to_native, else
+ * out of it.  0, or -EINVAL at a type of an unknown kind or past @len.
+ */
+int btf_types__swap(void *types, size_t len, bool to_native);
+
+/*
+ * Raw BTF of @size bytes in this machine's byte order, with a header of 24
+ * bytes (as btf__raw_data() writes it), swapped in place into the other
+ * order: the header and the types, not the strings.  0 or -EINVAL.
+ */
+int btf_raw__swap_out(void *raw, size_t size);
 
 #endif /* _LIB_BTF_TYPES_H_ */
