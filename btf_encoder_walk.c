@@ -50,7 +50,7 @@ int btf_encoder__index_funcs(struct btf_encoder *e)
 {
 	if (e->cu.func_index.nr != e->cu.funcs.nr)
 		return -EPROTO;
-	if (e->cu.funcs_unsorted)
+	if (e->cu.funcs_unsorted && e->cu.func_index.nr > 1)
 		qsort(e->cu.func_index.data, e->cu.func_index.nr, sizeof(*e->cu.func_index.data),
 		      func_off__cmp);
 	return 0;

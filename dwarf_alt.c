@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <elfutils/libdwelf.h>
 #include <gelf.h>
@@ -17,6 +18,7 @@
 
 #include "dwarf_alt.h"
 #include "lib/elf_scn.h"
+#include "lib/elfutils.h"
 #include "lib/leb128.h"
 #include "lib/ptr_map.h"
 
@@ -106,103 +108,206 @@ static int die_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The path of @name, in @dir unless it is absolute, in *@out (to free). */
-static int sup_path(const char *dir, const char *name, char **out)
+/* The path of @name, in the directory of @path unless it is absolute, in *@out (to free). */
+static int beside(const char *path, const char *name, char **out)
 {
-	if (name[0] == '/' || !dir)
+	const char *slash = strrchr(path, '/');
+
+	if (name[0] == '/' || !slash)
 		*out = strdup(name);
-	else if (asprintf(out, "%s/%s", dir, name) < 0)
+	else if (asprintf(out, "%.*s/%s", (int)(slash - path), path, name) < 0)
 		*out = NULL;
 	return *out ? 0 : -ENOMEM;
 }
 
-/* @dwarf's supplementary file opened from @path, for libdw to read strings in (dwarf_setalt()). */
-static int dwarf_alt__open_sup(struct dwarf_alt *a, Dwarf *dwarf, const char *path)
+/* The build ID path of @id (@len bytes): /usr/lib/debug/.build-id/XX/REST.debug, in *@out. */
+static int by_build_id(const unsigned char *id, size_t len, char **out)
 {
-	a->sup_fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (a->sup_fd < 0)
-		return errno == ENOMEM ? -ENOMEM : 0;
-	a->sup = dwarf_begin(a->sup_fd, DWARF_C_READ);
-	if (!a->sup) {
-		close(a->sup_fd);
-		a->sup_fd = -1;
+	size_t i, n;
+
+	*out = malloc(sizeof("/usr/lib/debug/.build-id//.debug") + 2 * len);
+	if (!*out)
+		return -ENOMEM;
+	n = sprintf(*out, "/usr/lib/debug/.build-id/%02x/", id[0]);
+	for (i = 1; i < len; i++)
+		n += sprintf(*out + n, "%02x", id[i]);
+	strcpy(*out + n, ".debug");
+	return 0;
+}
+
+/* What the file opened as @fd is, as an alternate file of @main: NULL when it will do. */
+static const char *alt_file__judge(int fd, const struct stat *main, const unsigned char *ident,
+				   Elf **elf)
+{
+	const unsigned char *id;
+	uint64_t info_size;
+	const char *cause;
+	GElf_Ehdr ehdr;
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return strerror(errno);
+	if (S_ISDIR(st.st_mode))
+		return "is a directory";
+	if (!S_ISREG(st.st_mode))
+		return "not a regular file";
+	if (st.st_dev == main->st_dev && st.st_ino == main->st_ino)
+		return "is the file itself";
+	if (!st.st_size)
+		return "empty file";
+	*elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!*elf || elf_kind(*elf) != ELF_K_ELF)
+		return "not an ELF file";
+	id = (const unsigned char *)elf_getident(*elf, NULL);
+	if (!id || id[EI_DATA] != ident[EI_DATA])
+		return "in the other byte order";
+	if (id[EI_CLASS] != ident[EI_CLASS])
+		return "of the other ELF class";
+	return elf_scn__check_dwarf(*elf, st.st_size, &ehdr, &info_size, &cause) ? cause : NULL;
+}
+
+/*
+ * @file, if it is there, as the alternate file of @dwarf: 1 when it is (set
+ * as libdw's), 0 when there is no such file, or a negative errno with
+ * *@cause.  O_NONBLOCK: a FIFO is refused, never waited on.
+ */
+static int alt_file__try(struct dwarf_alt *a, Dwarf *dwarf, const char *file,
+			 const struct stat *main, const unsigned char *ident, const char **cause)
+{
+	Elf *elf = NULL;
+
+	a->fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (a->fd < 0 && (errno == ENOENT || errno == ENOTDIR || errno == ENAMETOOLONG))
 		return 0;
+	if (a->fd < 0) {
+		*cause = strerror(errno);
+		return errno == ENOMEM ? -ENOMEM : -EACCES;
 	}
-	dwarf_setalt(dwarf, a->sup);
-	a->dwarf = a->sup;
+	*cause = alt_file__judge(a->fd, main, ident, &elf);
+	if (!*cause) {
+		a->elf = elf;
+		a->owned = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+		if (a->owned) {
+			dwarf_setalt(dwarf, a->owned);
+			a->dwarf = a->owned;
+			return 1;
+		}
+		*cause = "corrupt DWARF: libdw cannot read it";
+		a->elf = NULL;
+	}
+	if (elf)
+		elf_end(elf);
+	close(a->fd);
+	a->fd = -1;
+	return elfutils__err(-EINVAL) == -ENOMEM ? -ENOMEM : -ENOEXEC;
+}
+
+/* Where a .debug_sup names its file: 0 and *@name, *@id (*@id_len bytes), or -ENOENT. */
+static int debug_sup__read(Dwarf *dwarf, const unsigned char *ident, const char **name,
+			   const unsigned char **id, uint64_t *id_len)
+{
+	const unsigned char *p, *end;
+	Elf_Data *data;
+	Elf_Scn *scn;
+	GElf_Shdr shdr;
+	unsigned int version;
+
+	if (elf_scn__find(dwarf_getelf(dwarf), ".debug_sup", &scn, &shdr) ||
+	    !(data = elf_getdata(scn, NULL)) || data->d_size < 4)
+		return -ENOENT;
+	p = data->d_buf;
+	end = p + data->d_size;
+	/* Its version (a uhalf, 5), is_supplementary (0 here), the file name, the checksum. */
+	version = ident[EI_DATA] == ELFDATA2MSB ? p[0] << 8 | p[1] : p[1] << 8 | p[0];
+	if (version != 5 || p[2] != 0 || !memchr(p + 3, '\0', end - (p + 3)))
+		return -ENOENT;
+	*name = (const char *)p + 3;
+	p += 3 + strlen(*name) + 1;
+	*id = p;
+	*id_len = 0;
+	if (!leb128__read(id, end, id_len, false) || *id_len > (uint64_t)(end - *id))
+		*id_len = 0;
 	return 0;
 }
 
 /*
- * A DWARF 5 supplementary file (.debug_sup, dwz -5 -m's), which libdw
- * 0.188 does not look for (dwarf_getalt() reads .gnu_debugaltlink alone):
- * the file the section names, absolute or beside the file @path, else by
- * the checksum dwz puts there, the build ID, under /usr/lib/debug/.build-id,
- * as libdw finds a dwz alternate file.  The section: its version (2 bytes,
- * 5), is_supplementary (1, 0 here), the file name, then the checksum
- * (ULEB128 length, bytes).
+ * The file the section names: each place in turn, the first there is the
+ * one.  .gnu_debugaltlink as libdw 0.188's dwarf_getalt() looks (facts from
+ * elfutils' libdw/dwarf_getalt.c): by the build ID (3 to 64 bytes) under
+ * /usr/lib/debug/.build-id, then the name, beside the file unless absolute.
+ * .debug_sup, which libdw does not look for: the name, then the checksum
+ * dwz puts there as a build ID.
  */
-static int dwarf_alt__find_sup(struct dwarf_alt *a, Dwarf *dwarf, const char *path)
+static int alt_file__find(struct dwarf_alt *a, Dwarf *dwarf, const char *path,
+			  const struct stat *main, const unsigned char *ident, char *why,
+			  size_t len)
 {
-	const unsigned char *p, *end;
-	char *dir = NULL, *file = NULL, *slash;
-	uint64_t len = 0;
-	Elf_Data *data;
-	Elf_Scn *scn;
-	GElf_Shdr shdr;
+	const char *what = a->sup ? "DWARF 5 supplementary file" : "dwz alternate file";
+	const char *section = a->sup ? ".debug_sup" : ".gnu_debugaltlink";
+	const char *cause = NULL;
+	char *places[2] = { NULL, NULL };
+	bool by_id = a->id_len >= 3 && a->id_len <= 64;
+	size_t nr = 0, i;
 	int err = 0;
-	size_t i;
 
-	if (elf_scn__find(dwarf_getelf(dwarf), ".debug_sup", &scn, &shdr) ||
-	    !(data = elf_getdata(scn, NULL)) || data->d_size < 4)
-		return 0;
-	p = data->d_buf;
-	end = p + data->d_size;
-	if (p[0] != 5 || p[1] != 0 || p[2] != 0 || !memchr(p + 3, '\0', end - (p + 3)))
-		return 0;
-	a->link = (const char *)p + 3;
-	p += 3 + strlen(a->link) + 1;
-	dir = path ? strdup(path) : NULL;
-	if (dir && (slash = strrchr(dir, '/')))
-		*slash = '\0';
-	else if (dir)
-		strcpy(dir, ".");
-	err = sup_path(dir, a->link, &file) ?: dwarf_alt__open_sup(a, dwarf, file);
-	free(file);
-	free(dir);
-	if (err || a->dwarf || !leb128__read(&p, end, &len, false) || len < 2 ||
-	    len > (uint64_t)(end - p))
-		return err;
-	/* By build ID: .build-id/XX/REST.debug. */
-	file = malloc(sizeof("/usr/lib/debug/.build-id//.debug") + 2 * len);
-	if (!file)
-		return -ENOMEM;
-	i = sprintf(file, "/usr/lib/debug/.build-id/%02x/", p[0]);
-	for (p++, len--; len; p++, len--)
-		i += sprintf(file + i, "%02x", p[0]);
-	strcpy(file + i, ".debug");
-	err = dwarf_alt__open_sup(a, dwarf, file);
-	free(file);
-	return err;
+	if (by_id && !a->sup)
+		err = by_build_id(a->id, a->id_len, &places[nr++]);
+	err = err ?: beside(path, a->link, &places[nr++]);
+	if (!err && by_id && a->sup)
+		err = by_build_id(a->id, a->id_len, &places[nr++]);
+	for (i = 0; !err && i < nr && !a->dwarf; i++) {
+		err = alt_file__try(a, dwarf, places[i], main, ident, &cause);
+		if (err < 0)
+			snprintf(why, len, "its %s %s (%s): %s", what, places[i], section, cause);
+	}
+	if (!err && !a->dwarf) {
+		err = -ENOENT;
+		snprintf(why, len,
+			 "its %s %s (%s) cannot be read: not found beside the file nor by its "
+			 "build ID under /usr/lib/debug/.build-id",
+			 what, a->link, section);
+	}
+	if (err == -ENOMEM)
+		snprintf(why, len, "%s", strerror(ENOMEM));
+	free(places[0]);
+	free(places[1]);
+	return err < 0 ? err : 0;
 }
 
-int dwarf_alt__find(struct dwarf_alt *a, Dwarf *dwarf, const char *path)
+int dwarf_alt__open(struct dwarf_alt *a, Dwarf *dwarf, Elf *elf, int fd, const char *path,
+		    char *why, size_t len)
+{
+	const unsigned char *ident = (const unsigned char *)elf_getident(elf, NULL);
+	const void *build_id;
+	struct stat main;
+	ssize_t n;
+
+	memset(a, 0, sizeof(*a));
+	a->fd = -1;
+	n = dwelf_dwarf_gnu_debugaltlink(dwarf, &a->link, &build_id);
+	if (n > 0) {
+		a->id = build_id;
+		a->id_len = n;
+	} else if (!ident || debug_sup__read(dwarf, ident, &a->link, &a->id, &a->id_len)) {
+		a->link = NULL;
+		return 0;
+	} else {
+		a->sup = true;
+	}
+	if (fstat(fd, &main)) {
+		snprintf(why, len, "%s", strerror(errno));
+		return -errno;
+	}
+	return alt_file__find(a, dwarf, path, &main, ident, why, len);
+}
+
+int dwarf_alt__units(struct dwarf_alt *a, Dwarf *dwarf)
 {
 	struct alt_scan s = { .alt = a };
 	Dwarf_CU *cu = NULL;
 	Dwarf_Die cu_die;
-	const void *build_id;
 	size_t i;
-	int err;
 
-	memset(a, 0, sizeof(*a));
-	a->sup_fd = -1;
-	if (dwelf_dwarf_gnu_debugaltlink(dwarf, &a->link, &build_id) <= 0)
-		a->link = NULL;
-	if (a->link)
-		a->dwarf = dwarf_getalt(dwarf);
-	else if ((err = dwarf_alt__find_sup(a, dwarf, path)))
-		return err;
 	if (!a->dwarf)
 		return 0;
 	while (!s.err && dwarf_get_units(dwarf, cu, &cu, NULL, NULL, &cu_die, NULL) == 0)
@@ -218,7 +323,8 @@ int dwarf_alt__find(struct dwarf_alt *a, Dwarf *dwarf, const char *path)
 		alt_scan__imports(&s, &unit);
 	}
 	ptr_map__free(&s.seen);
-	if (!s.err)
+	/* Not qsort() of none: its array may be NULL. */
+	if (!s.err && a->units.nr > 1)
 		qsort(a->units.data, a->units.nr, sizeof(*a->units.data), die_cmp);
 	return s.err;
 }
@@ -227,12 +333,15 @@ void dwarf_alt__free(struct dwarf_alt *a)
 {
 	darray__free(&a->units);
 	/* After the file's Dwarf, as dwarf_setalt() asks. */
-	if (a->sup)
-		dwarf_end(a->sup);
-	if (a->sup_fd >= 0)
-		close(a->sup_fd);
-	a->sup = NULL;
-	a->sup_fd = -1;
+	if (a->owned)
+		dwarf_end(a->owned);
+	if (a->elf)
+		elf_end(a->elf);
+	if (a->fd >= 0)
+		close(a->fd);
+	a->owned = NULL;
+	a->elf = NULL;
+	a->fd = -1;
 }
 
 Dwarf_Die *dwarf_alt__ref_die(Dwarf_Attribute *attr, Dwarf_Die *out)

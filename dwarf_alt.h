@@ -14,32 +14,46 @@
  * referred into with DW_FORM_ref_sup4/8 (dwz -5 -m); we open it.
  *
  * Found by the main thread when the file is opened, before any worker
- * starts: libdw opens the alternate file itself (dwarf_getalt(): the path
- * the section names, absolute or beside the file, else by build ID under
- * /usr/lib/debug/.build-id), which changes state that the workers then
- * only read.  Read-only afterwards.
+ * starts, and checked as any input is (a regular ELF file with DWARF libdw
+ * can read, in the file's byte order and class, not the file itself): we
+ * open it and make it libdw's (dwarf_setalt()), so that libdw never looks
+ * for it itself (it would open whatever the section names, a FIFO too, and
+ * wait).  Read-only afterwards.
  */
 #include <stdbool.h>
+#include <stdint.h>
 #include <elfutils/libdw.h>
 
 #include "lib/darray.h"
 
 struct dwarf_alt {
-	Dwarf *dwarf; /* libdw's, or @sup; NULL when none was found */
+	Dwarf *dwarf; /* the file's alternate file, NULL when it names none */
 	const char *link; /* the file .gnu_debugaltlink or .debug_sup names, or NULL */
-	/* A supplementary file (.debug_sup), which we open: ended after the file's Dwarf. */
-	Dwarf *sup;
-	int sup_fd;
+	bool sup; /* named by .debug_sup (DWARF 5, DW_FORM_ref_sup4/8) */
+	const unsigned char *id; /* its build ID (or .debug_sup's checksum), id_len bytes */
+	uint64_t id_len;
+	/* What we opened: ended after the file's Dwarf, as dwarf_setalt() asks. */
+	Dwarf *owned;
+	Elf *elf;
+	int fd;
 	/* The partial units of the alternate file the file imports, in their order there. */
 	DARRAY(Dwarf_Die) units;
 };
 
 /*
- * Finds the alternate file of @dwarf (read from the file @path), if it
- * names one, and the partial units of it that @dwarf needs.  0, or
- * -ENOMEM.  Call dwarf_alt__free() after ending @dwarf.
+ * The alternate or supplementary file that @dwarf's file (@path, its ELF
+ * @elf, open as @fd) names, if it names one: found where libdw would look
+ * (the build ID under /usr/lib/debug/.build-id, the name beside the file),
+ * checked, and made libdw's alternate file of @dwarf.  0 when none is
+ * named or it is found; else a negative errno, and in @why (@len bytes)
+ * the file named and why it cannot be read (a directory, a FIFO, the file
+ * itself, not found, ...).  Call dwarf_alt__free() after ending @dwarf.
  */
-int dwarf_alt__find(struct dwarf_alt *alt, Dwarf *dwarf, const char *path);
+int dwarf_alt__open(struct dwarf_alt *alt, Dwarf *dwarf, Elf *elf, int fd, const char *path,
+		    char *why, size_t len);
+
+/* The partial units of the alternate file that @dwarf needs, in alt->units: 0 or -ENOMEM. */
+int dwarf_alt__units(struct dwarf_alt *alt, Dwarf *dwarf);
 void dwarf_alt__free(struct dwarf_alt *alt);
 
 /*

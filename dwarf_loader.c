@@ -117,71 +117,6 @@ static int dwarf_loader__open_relocated(struct dwarf_loader *l, const char *path
 }
 
 /*
- * Whether @elf has DWARF: .debug_info, or GNU's older compressed
- * .zdebug_info (objcopy --compress-debug-sections=zlib-gnu), which libdw
- * decompresses as it opens it.  *@size is its size, 0 when compressed.
- */
-static bool elf_has_debug_info(Elf *elf, uint64_t *size)
-{
-	GElf_Shdr shdr;
-	Elf_Scn *scn;
-
-	if (!elf_scn__find(elf, ".debug_info", &scn, &shdr)) {
-		*size = shdr.sh_flags & SHF_COMPRESSED ? 0 : shdr.sh_size;
-		return true;
-	}
-	*size = 0;
-	return !elf_scn__find(elf, ".zdebug_info", &scn, &shdr);
-}
-
-/*
- * Whether the DWARF string sections end with a NUL: libdw hands out
- * pointers into them without checking that the string ends in the section.
- */
-static bool elf_strings_terminated(Elf *elf)
-{
-	static const char *const names[] = { ".debug_str", ".debug_line_str" };
-	size_t i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		GElf_Shdr shdr;
-		Elf_Scn *scn;
-		Elf_Data *d;
-
-		if (elf_scn__find(elf, names[i], &scn, &shdr) || shdr.sh_type == SHT_NOBITS)
-			continue;
-		/* Check what libdw will read: the decompressed strings. */
-		if ((shdr.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
-			return false;
-		d = elf_getdata(scn, NULL);
-		if (!d || (d->d_size && ((const char *)d->d_buf)[d->d_size - 1] != '\0'))
-			return false;
-	}
-	return true;
-}
-
-/* Whether the section header table, and every section's contents, lie in the file. */
-static bool elf_headers_fit(Elf *elf, const GElf_Ehdr *ehdr, uint64_t file_size)
-{
-	Elf_Scn *scn = NULL;
-	size_t nr;
-
-	if (elf_getshdrnum(elf, &nr) != 0 || !nr || !ehdr->e_shoff || !ehdr->e_shentsize ||
-	    ehdr->e_shoff > file_size || (file_size - ehdr->e_shoff) / ehdr->e_shentsize < nr)
-		return false;
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		GElf_Shdr shdr;
-
-		if (!gelf_getshdr(scn, &shdr))
-			return false;
-		if (shdr.sh_type != SHT_NOBITS &&
-		    (shdr.sh_offset > file_size || shdr.sh_size > file_size - shdr.sh_offset))
-			return false;
-	}
-	return true;
-}
-
-/*
  * Notes where .debug_info lies when libelf serves it straight from the
  * file's mapping, not from memory of its own (converted, decompressed or
  * relocated data): only then may pages of it be dropped.
@@ -214,24 +149,19 @@ static int open_failed(int err, const char *what, const char **cause)
 static int dwarf_loader__open_elf(struct dwarf_loader *l, const char *path, uint64_t file_size,
 				  const char **cause)
 {
+	const char *what;
 	GElf_Ehdr ehdr;
-	size_t shstrndx;
+	int err;
 
 	errno = 0;
 	l->elf = elf_begin(l->fd, ELF_C_READ_MMAP, NULL);
 	if (!l->elf || elf_kind(l->elf) != ELF_K_ELF)
 		return open_failed(-ENOEXEC, "not an ELF file", cause);
-	if (!gelf_getehdr(l->elf, &ehdr) || elf_getshdrstrndx(l->elf, &shstrndx) != 0 ||
-	    !elf_headers_fit(l->elf, &ehdr, file_size))
-		return open_failed(-ENOEXEC, "truncated or corrupt ELF file", cause);
-	if (!elf_strings_terminated(l->elf))
-		return open_failed(-ENOEXEC,
-				   "corrupt DWARF: a string section does not end its last string",
-				   cause);
-	if (!elf_has_debug_info(l->elf, &l->info_sec_size))
-		return open_failed(-ENODATA, "no DWARF (.debug_info) in the file", cause);
+	err = elf_scn__check_dwarf(l->elf, file_size, &ehdr, &l->info_sec_size, &what);
+	if (err)
+		return open_failed(err, what, cause);
 	if (ehdr.e_type == ET_REL) {
-		int err = dwarf_loader__open_relocated(l, path);
+		err = dwarf_loader__open_relocated(l, path);
 
 		if (err)
 			return open_failed(err,
@@ -516,17 +446,19 @@ unsigned int dwarf_loader__partial_skipped(const struct dwarf_loader *l)
 	return l->partial_skipped;
 }
 
-int dwarf_loader__open(const char *path, struct dwarf_loader **out, const char **cause)
+int dwarf_loader__open(const char *path, struct dwarf_loader **out, char *why, size_t len)
 {
+	const char *what = NULL, **cause = &what;
 	struct dwarf_loader *l;
 	struct stat st;
 	int err;
 
 	l = calloc(1, sizeof(*l));
 	if (!l) {
-		*cause = strerror(ENOMEM);
+		snprintf(why, len, "%s", strerror(ENOMEM));
 		return -ENOMEM;
 	}
+	l->alt.fd = -1;
 	elf_version(EV_CURRENT);
 	/* O_NONBLOCK: a FIFO must be refused below, not waited on. */
 	l->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -553,8 +485,12 @@ int dwarf_loader__open(const char *path, struct dwarf_loader **out, const char *
 	err = dwarf_loader__open_elf(l, path, st.st_size, cause);
 	if (err)
 		goto fail;
+	/* Before anything of libdw's could look for the alternate file itself. */
+	err = dwarf_alt__open(&l->alt, l->dwarf, l->elf, l->fd, path, why, len);
+	if (err)
+		goto fail_alt;
 	dwarf_loader__scan_units(l);
-	err = dwarf_alt__find(&l->alt, l->dwarf, path);
+	err = dwarf_alt__units(&l->alt, l->dwarf);
 	if (err) {
 		*cause = strerror(-err);
 		goto fail;
@@ -573,6 +509,8 @@ int dwarf_loader__open(const char *path, struct dwarf_loader **out, const char *
 	*out = l;
 	return 0;
 fail:
+	snprintf(why, len, "%s", what);
+fail_alt:
 	dwarf_loader__close(l);
 	return err;
 }
@@ -889,7 +827,8 @@ static void cu_queue__print_times(struct cu_queue *q)
 {
 	size_t i;
 
-	qsort(q->times.data, q->times.nr, sizeof(*q->times.data), chunk_time__cmp);
+	if (q->times.nr > 1)
+		qsort(q->times.data, q->times.nr, sizeof(*q->times.data), chunk_time__cmp);
 	for (i = 0; i < q->times.nr; i++) {
 		const struct chunk_time *t = &q->times.data[i];
 

@@ -7,20 +7,22 @@
  * to worker threads.
  */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <elfutils/libdw.h>
 
 struct dwarf_loader;
 
 /*
- * Opens @path.  On failure returns a negative errno and sets *@cause to a
- * static description of the problem:
+ * Opens @path, and the alternate file it names (dwarf_alt.h).  On failure
+ * returns a negative errno and writes in @why (@len bytes) the problem:
  *   -ENOENT etc.	the file could not be opened or read (errno of open())
  *   -EISDIR		a directory
  *   -ENOEXEC		not an ELF file, or an ELF libelf cannot read
  *   -ENODATA		an ELF without DWARF (not an error for kernel builds)
+ * or, for its alternate file, that file and why it cannot be read.
  */
-int dwarf_loader__open(const char *path, struct dwarf_loader **out, const char **cause);
+int dwarf_loader__open(const char *path, struct dwarf_loader **out, char *why, size_t len);
 void dwarf_loader__close(struct dwarf_loader *loader);
 
 /*

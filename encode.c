@@ -6,6 +6,7 @@
 #include <endian.h>
 #include <errno.h>
 #include <gelf.h>
+#include <limits.h>
 #include <malloc.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -97,15 +98,15 @@ static void encode_input__alt(struct encode_input *ei)
 static int encode_input__open(struct encode_input *ei, const char *path,
 			      const struct btf_encoder_conf *conf)
 {
-	const char *cause;
+	char why[PATH_MAX + 160];
 	int err;
 
 	ei->in.conf = conf;
 	ei->path = path;
 	ei->in.libdw_lock = &ei->libdw_lock;
-	err = dwarf_loader__open(path, &ei->loader, &cause);
+	err = dwarf_loader__open(path, &ei->loader, why, sizeof(why));
 	if (err) {
-		fprintf(stderr, "pahole: %s: %s%s\n", path, cause,
+		fprintf(stderr, "pahole: %s: %s%s\n", path, why,
 			err == -ENODATA ? ", nothing to encode" : "");
 		return err;
 	}
