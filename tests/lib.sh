@@ -120,6 +120,43 @@ make_tmp()
 	trap "rm -rf '$TMP'" EXIT
 }
 
+# --- Running as another user ---------------------------------------------
+#
+# A test run by root runs some cases as user nobody (permissions, process
+# limits).  Nothing of the checkout may be assumed reachable by nobody: a
+# clone in root's home or under a `mktemp -d` directory (mode 0700) is not.
+# So what nobody runs or reads is copied into $TMP/for-nobody, with $TMP
+# opened to others for the search (0711): the test's own files stay
+# unlisted.  AS_NOBODY is the command prefix that runs as nobody.
+
+# nobody_setup: 0 when nobody can reach $TMP/for-nobody (made here), with
+# AS_NOBODY set; else 1, saying why on stdout (a TMPDIR under a closed
+# directory): the caller skips those cases and says so.
+AS_NOBODY=()
+nobody_setup()
+{
+	local uid
+	uid=$(id -u nobody 2> /dev/null) || { echo "note: no user nobody"; return 1; }
+	command -v setpriv > /dev/null || { echo "note: setpriv is not installed"; return 1; }
+	AS_NOBODY=(setpriv --reuid="$uid" --regid="$uid" --clear-groups)
+	mkdir -p "$TMP/for-nobody" && chmod 0711 "$TMP" && chmod 0755 "$TMP/for-nobody" ||
+		return 1
+	if ! "${AS_NOBODY[@]}" test -x "$TMP/for-nobody"; then
+		echo "note: user nobody cannot reach $TMP (a parent directory of TMPDIR is closed)"
+		return 1
+	fi
+}
+
+# for_nobody FILE: a copy of FILE in $TMP/for-nobody that nobody may read
+# (and run, if FILE is executable); prints its path.
+for_nobody()
+{
+	local copy
+	copy=$TMP/for-nobody/$(basename "$1")
+	cp "$1" "$copy" && chmod a+r "$copy" && { [ ! -x "$1" ] || chmod a+x "$copy"; } &&
+		echo "$copy"
+}
+
 # need_tools TOOL...: skip the test, naming the first TOOL not installed.
 need_tools()
 {

@@ -11,7 +11,11 @@
 # 67 or 68 in an ASan build, see tests/CMakeLists.txt), within
 # REGRESS_TIMEOUT seconds, with at most one line on stderr (an error says
 # what is wrong in one line; a sanitizer report is longer).  A file named
-# NAME.ok must moreover be encoded (exit 0, BTF written).
+# NAME.ok must moreover be encoded (exit 0, BTF written).  e_ident[9] bit 1
+# asks for v1.31's rules (PAHOLE_COMPAT=v1.31), else v1.32's, as the
+# fuzzer reads it.  A two-file input (it starts "PAHOLE2\0", fuzz_encode.c)
+# is written out as "main" and "alt" in a directory of its own, and main is
+# encoded there, its variant bytes read from main.
 #
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -48,10 +52,24 @@ base_btf()
 	echo "$BASE"
 }
 
+# unpair FILE: a two-file input written out; prints the path of its main file.
+unpair()
+{
+	local d=$TMP/pair.$1 len
+	mkdir -p "$d"
+	len=$(od -An -tu4 -j 8 -N 4 --endian=little "$2" | tr -d ' ')
+	tail -c +13 "$2" | head -c "$len" > "$d/main"
+	tail -c +$((13 + len)) "$2" > "$d/alt"
+	echo "$d/main"
+}
+
 for f in "${files[@]}"; do
 	name=$(basename "$f")
+	[ "$(head -c 8 "$f" | tr '\0' '@')" = PAHOLE2@ ] && f=$(unpair "$name" "$f")
 	jobs=$(byte "$f" 9)
 	feat=$(byte "$f" 10)
+	rel=v1.32
+	((jobs & 2)) && rel=v1.31
 	opts=(-J -j$(((jobs & 1) + 1)))
 	if ((feat & 2)); then
 		:
@@ -66,11 +84,11 @@ for f in "${files[@]}"; do
 	fi
 	out=$TMP/$name.btf
 	rm -f "$out"
-	timeout "$REGRESS_TIMEOUT" "$PAHOLE" "${opts[@]}" --btf_encode_detached="$out" "$f" \
-		> "$TMP/stdout" 2> "$TMP/stderr"
+	PAHOLE_COMPAT=$rel timeout "$REGRESS_TIMEOUT" "$PAHOLE" "${opts[@]}" \
+		--btf_encode_detached="$out" "$f" > "$TMP/stdout" 2> "$TMP/stderr"
 	rc=$?
 	lines=$(awk 'END { print NR }' "$TMP/stderr")
-	what="$name (pahole ${opts[*]})"
+	what="$name (pahole ${opts[*]}, $rel)"
 	if [ $rc -eq 124 ]; then
 		not_ok "$what: timed out after $REGRESS_TIMEOUT s"
 	elif [ $rc -ge 128 ]; then

@@ -615,19 +615,21 @@ fi
 # 5. Read-only.
 echo "== 5. read-only (at ${SECONDS}s)"
 # as_user CMD...: run CMD as an unprivileged user when root, else as we are.
-NOBODY=
-if $IS_ROOT && command -v setpriv > /dev/null; then
-	NOBODY=$(id -u nobody 2> /dev/null)
-	if [ -n "$NOBODY" ] &&
-	   ! setpriv --reuid="$NOBODY" --regid="$NOBODY" --clear-groups test -x "$PAHOLE"; then
-		echo "(user nobody cannot run $PAHOLE: the unprivileged cases are skipped)"
-		NOBODY=
+# As root, nobody runs a copy of ours that it can reach, wherever the
+# checkout lies (tests/lib.sh).
+NOBODY= USER_PAHOLE=$PAHOLE
+if $IS_ROOT; then
+	if nobody_setup && USER_PAHOLE=$(for_nobody "$PAHOLE"); then
+		NOBODY=$(id -u nobody)
+		echo "(the unprivileged cases run a copy of pahole, $USER_PAHOLE, as nobody)"
+	else
+		note_skip "user nobody cannot run a copy of pahole: the unprivileged cases"
 	fi
 fi
 as_user()
 {
 	if $IS_ROOT; then
-		setpriv --reuid="$NOBODY" --regid="$NOBODY" --clear-groups "$@"
+		"${AS_NOBODY[@]}" "$@"
 	else
 		"$@"
 	fi
@@ -640,7 +642,7 @@ ro_case()
 	local what=$1 file=$2 hash
 	hash=$(fhash "$file")
 	if [ -n "${USER_RUN:-}" ]; then
-		as_user "$PAHOLE" -J "${FEATURES[@]}" "$file" > "$TMP/stdout" 2> "$TMP/stderr"
+		as_user "$USER_PAHOLE" -J "${FEATURES[@]}" "$file" > "$TMP/stdout" 2> "$TMP/stderr"
 		RC=$?
 	else
 		run -J "${FEATURES[@]}" "$file"

@@ -29,6 +29,15 @@
  * Zero bytes, as compilers write them, give -j1 --btf_features=default in
  * the default release's rules.
  *
+ * Or the input is two files: a dwz'd object and the alternate (dwz -m) or
+ * supplementary (dwz -5 -m) file it names, as "PAHOLE2\0", the length of
+ * the first as 4 bytes little-endian, the first, the second (make_seeds.sh
+ * writes them, the objects naming their file "alt": dwz -M alt).  Both are
+ * written into a directory of the run's own, as "main" and "alt", and the
+ * object is encoded from there, so that the lookup beside the file finds
+ * the second (and a mutated name finds nothing, or "main" itself); the
+ * variant bytes are the object's.
+ *
  * Build (clang only):
  *	CC=clang cmake -B build-fuzz -DBUILD_FUZZER=ON && cmake --build build-fuzz
  * Fuzz (new inputs go to the first directory; make fuzz-check does this):
@@ -39,6 +48,8 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +66,10 @@
 
 /* A small base BTF for the split variant: a few types modules share with vmlinux. */
 static struct btf_base *fuzz_base;
+/* Where a two-file input's files are written: the run's own directory. */
+static char pair_dir[] = "/tmp/fuzz_encode.XXXXXX";
+
+#define PAIR_MAGIC "PAHOLE2"
 
 static struct btf *make_base_btf(void)
 {
@@ -111,6 +126,54 @@ static int silent_libbpf_print(enum libbpf_print_level level, const char *fmt, v
 	return 0;
 }
 
+/* Writes @size bytes of @data to @name in pair_dir: 0 or -1. */
+static int pair_write(const char *name, const uint8_t *data, size_t size)
+{
+	char path[PATH_MAX];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "%s/%s", pair_dir, name);
+	unlink(path);
+	f = fopen(path, "wxe");
+	if (!f)
+		return -1;
+	ok = fwrite(data, 1, size, f) == size;
+	return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+/* A two-file input written out: the object's path in @path, or -1 when @data is not one. */
+static int pair_unpack(const uint8_t *data, size_t size, char *path, size_t len,
+		       const uint8_t **obj)
+{
+	size_t hdr = sizeof(PAIR_MAGIC) + 4, first;
+
+	if (size < hdr || memcmp(data, PAIR_MAGIC, sizeof(PAIR_MAGIC)))
+		return -1;
+	first = data[8] | data[9] << 8 | data[10] << 16 | (size_t)data[11] << 24;
+	if (first > size - hdr)
+		first = size - hdr;
+	*obj = data + hdr;
+	if (pair_write("main", *obj, first) ||
+	    pair_write("alt", data + hdr + first, size - hdr - first)) {
+		perror("fuzz_encode: writing a two-file input");
+		abort();
+	}
+	snprintf(path, len, "%s/main", pair_dir);
+	return 0;
+}
+
+static void pair_cleanup(void)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/main", pair_dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/alt", pair_dir);
+	unlink(path);
+	rmdir(pair_dir);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -125,6 +188,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 	(void)argc, (void)argv;
 	libbpf_set_print(silent_libbpf_print);
+	if (!mkdtemp(pair_dir)) {
+		perror("fuzz_encode: mkdtemp");
+		abort();
+	}
+	atexit(pair_cleanup);
 	/* Read as pahole reads --btf_base: from a file. */
 	btf = make_base_btf();
 	raw = btf ? btf__raw_data(btf, &size) : NULL;
@@ -142,8 +210,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const int no_lang_exclude[] = { 0 };
-	uint8_t variant_jobs = size > EI_PAD ? data[EI_PAD] : 0;
-	uint8_t variant_feat = size > EI_PAD + 1 ? data[EI_PAD + 1] : 0;
+	char path[PATH_MAX];
+	const uint8_t *obj = data;
+	bool pair = !pair_unpack(data, size, path, sizeof(path), &obj);
+	size_t obj_size = size - (obj - data);
+	uint8_t variant_jobs = obj_size > EI_PAD ? obj[EI_PAD] : 0;
+	uint8_t variant_feat = obj_size > EI_PAD + 1 ? obj[EI_PAD + 1] : 0;
 	/* The command line: -J -jN [--btf_features=...] [--btf_base=...] FILE */
 	struct btf_encoder_conf conf = {
 		.features = BTF_FEATURES_UNLISTED,
@@ -153,9 +225,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	};
 	struct encode_result *result;
 	const void *raw;
-	char path[64];
 	size_t raw_size;
-	int fd, err;
+	int fd = -1, err;
 
 	if (!(variant_feat & 2)) {
 		conf.features = BTF_FEATURES_DEFAULT;
@@ -167,14 +238,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (variant_feat & 4)
 		conf.base = fuzz_base;
 
-	fd = data_fd(data, size);
-	if (fd < 0) {
-		perror("fuzz_encode: memfd_create");
-		abort();
+	if (!pair) {
+		fd = data_fd(data, size);
+		if (fd < 0) {
+			perror("fuzz_encode: memfd_create");
+			abort();
+		}
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	}
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	err = encode__file(path, &conf, &result);
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 	if (!err) {
 		struct btf *check, *base;
 

@@ -10,8 +10,9 @@
 # workers; e_ident[10] bit 0: global_var, bit 1: pahole's features without
 # --btf_features, bit 2: split BTF on a base, bit 3: true_signature), among
 # them gcc's clones and clang 19's changed conventions
-# (tests/fixtures/true_signature) with true_signature.  A compiler that is missing or
-# fails is left out.
+# (tests/fixtures/true_signature) with true_signature; and two-file inputs,
+# dwz'd objects with the file they name (below).  A compiler or dwz that is
+# missing or fails is left out.
 set -u
 OUT=$1
 SRCDIR=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -85,5 +86,43 @@ for f in "$OUT"/funcs_clone.gcc.so "$OUT"/funcs_optimized.gcc.so \
 	[ -f "$f" ] || continue
 	set_byte "$f" 10 8 "$OUT/$(basename "$f").true_signature" && n=$((n + 1))
 done
+# Two-file inputs (fuzz_encode.c): a dwz'd shared object and the file it
+# names "alt", by dwz -m (.gnu_debugaltlink) and dwz -5 -m (.debug_sup),
+# DWARF 4 and 5; one of each in v1.31's rules too, and at -j2.
+# pair OBJ ALT OUT: "PAHOLE2\0", OBJ's length (4 bytes, little-endian), OBJ, ALT.
+pair()
+{
+	local len
+	len=$(stat -c %s "$1")
+	{
+		printf 'PAHOLE2\0'
+		# shellcheck disable=SC2059 # the format is the octal escapes of the length
+		printf "$(printf '\\%03o\\%03o\\%03o\\%03o' $((len & 255)) $((len >> 8 & 255)) \
+			$((len >> 16 & 255)) $((len >> 24 & 255)))"
+		cat "$1" "$2"
+	} > "$3"
+}
+if command -v dwz > /dev/null; then
+	for v in 4 5; do
+		for m in "-m" "-5 -m"; do
+			d=$TMP/dwz$v${m// /}
+			mkdir -p "$d"
+			gcc -g -gdwarf-$v -O2 -fPIC -nostdlib -shared "$FIXTURES/dwz_a.c" \
+				"$FIXTURES/dwz_b.c" "$FIXTURES/types_enum.c" -o "$d/one.so" 2> /dev/null &&
+				gcc -g -gdwarf-$v -O2 -fPIC -nostdlib -shared "$FIXTURES/dwz_a.c" \
+					"$FIXTURES/types_struct.c" -o "$d/two.so" 2> /dev/null &&
+				# shellcheck disable=SC2086 # $m is dwz's options
+				(cd "$d" && dwz $m alt -M alt one.so two.so 2> /dev/null) || continue
+			for so in one two; do
+				pair "$d/$so.so" "$d/alt" "$OUT/dwz$v${m// /}.$so.pair" && n=$((n + 1))
+			done
+			set_byte "$d/one.so" 9 2 "$d/one.v131.so" &&
+				pair "$d/one.v131.so" "$d/alt" "$OUT/dwz$v${m// /}.one.v131.pair" &&
+				n=$((n + 1))
+			set_byte "$d/two.so" 9 1 "$d/two.j2.so" &&
+				pair "$d/two.j2.so" "$d/alt" "$OUT/dwz$v${m// /}.two.j2.pair" && n=$((n + 1))
+		done
+	done
+fi
 echo "make_seeds: $n seeds in $OUT"
 [ "$n" -gt 0 ]
