@@ -160,14 +160,8 @@ static int btf_base__header(const void *data, size_t size, struct btf_header *hd
 		return -EINVAL;
 	memcpy(hdr, data, sizeof(*hdr));
 	*swap = hdr->magic == bswap_16(BTF_MAGIC);
-	if (*swap) {
-		hdr->magic = bswap_16(hdr->magic);
-		hdr->hdr_len = bswap_32(hdr->hdr_len);
-		hdr->type_off = bswap_32(hdr->type_off);
-		hdr->type_len = bswap_32(hdr->type_len);
-		hdr->str_off = bswap_32(hdr->str_off);
-		hdr->str_len = bswap_32(hdr->str_len);
-	}
+	if (*swap)
+		btf_header__swap(hdr);
 	if (hdr->magic != BTF_MAGIC || hdr->hdr_len < sizeof(*hdr) || hdr->hdr_len > size ||
 	    size - hdr->hdr_len < (uint64_t)hdr->str_off + hdr->str_len ||
 	    (uint64_t)hdr->type_off + hdr->type_len > hdr->str_off || hdr->type_off % 4 ||

@@ -40,6 +40,7 @@
 #include "btf_base.h"
 #include "btf_dedup.h"
 #include "btf_dedup_cands.h"
+#include "lib/btf_kinds.h"
 #include "lib/btf_types.h"
 #include "lib/str_set.h"
 
@@ -487,28 +488,25 @@ static int dedup_prim(struct dedup *d, uint32_t id);
 static int dedup_enum(struct dedup *d, uint32_t id);
 static int dedup_composite(struct dedup *d, uint32_t id);
 
+/* The kinds' rows (lib/btf_kinds.h), by HASH, EQUAL, EQUIV, DEDUP, IDENTICAL; "none" is NULL. */
+#define hash_none NULL
+#define equal_none NULL
+#define equiv_none NULL
+#define dedup_none NULL
+#define identical_none NULL
 static const struct dedup_kind dedup_kinds[NR_BTF_KINDS] = {
-	[BTF_KIND_UNKN] = { .identical = identical_void },
-	[BTF_KIND_INT] = { hash_int_tag, NULL, equiv_int, dedup_prim, identical_int },
-	[BTF_KIND_PTR] = { hash_common, equal_common, equiv_ref, NULL, identical_ref },
-	[BTF_KIND_ARRAY] = { hash_array, equal_array, equiv_array, NULL, identical_array },
-	[BTF_KIND_STRUCT] = { hash_struct, NULL, equiv_struct, dedup_composite, identical_struct },
-	[BTF_KIND_UNION] = { hash_struct, NULL, equiv_struct, dedup_composite, identical_struct },
-	[BTF_KIND_ENUM] = { hash_enum, NULL, equiv_enum, dedup_enum, identical_enum },
-	[BTF_KIND_FWD] = { hash_common, NULL, equiv_common, dedup_prim, identical_common },
-	[BTF_KIND_TYPEDEF] = { hash_common, equal_common, equiv_ref, NULL, identical_ref },
-	[BTF_KIND_VOLATILE] = { hash_common, equal_common, equiv_ref, NULL, identical_ref },
-	[BTF_KIND_CONST] = { hash_common, equal_common, equiv_ref, NULL, identical_ref },
-	[BTF_KIND_RESTRICT] = { hash_common, equal_common, equiv_ref, NULL, identical_ref },
-	[BTF_KIND_FUNC] = { hash_common, equal_common, equiv_ref, NULL, identical_ref },
-	[BTF_KIND_FUNC_PROTO] = { hash_proto, equal_proto, equiv_proto, NULL, identical_proto },
-	[BTF_KIND_VAR] = {},
-	[BTF_KIND_DATASEC] = {},
-	[BTF_KIND_FLOAT] = { hash_common, NULL, equiv_common, dedup_prim, identical_common },
-	[BTF_KIND_DECL_TAG] = { hash_int_tag, equal_int_tag },
-	[BTF_KIND_TYPE_TAG] = { hash_common, equal_common, equiv_ref, NULL, identical_ref },
-	[BTF_KIND_ENUM64] = { hash_enum, NULL, equiv_enum, dedup_enum, identical_enum },
+#define BTF_KIND_DEDUP(kind, name, extra, item, named, ids, log, match, hash, equal, equiv, dedup, \
+		       identical)                                                                  \
+	[BTF_KIND_##kind] = { hash_##hash, equal_##equal, equiv_##equiv, dedup_##dedup,            \
+			      identical_##identical },
+	BTF_KINDS(BTF_KIND_DEDUP)
+#undef BTF_KIND_DEDUP
 };
+#undef hash_none
+#undef equal_none
+#undef equiv_none
+#undef dedup_none
+#undef identical_none
 
 static const struct dedup_kind *kind_of(const struct btf_type *t)
 {

@@ -601,31 +601,7 @@ static int btf_encoder__encode_array(struct btf_encoder *e, Dwarf_Die *die)
 	return btf_encoder__encode_flat_array(e, die, &a);
 }
 
-/*
- * Types that pahole v1.31 reads into a CU's types, wherever in the CU it
- * meets them (in functions, blocks, structs, namespaces, even unreferenced),
- * then has no BTF kind for: it says "Unsupported DW_TAG_..." and "Error
- * while encoding BTF.", and writes nothing.  An imported unit (dwz) it cannot
- * read at all, and writes nothing without a word.  The file is refused as it
- * would be, rather than encoded into BTF that it never writes.  Their
- * refusal, negated, or 0 for any other tag.
- */
-static const enum btf_refusal tag_refusals[DW_TAG_NR_STD] = {
-	[DW_TAG_reference_type] = BTF_REFUSED_REFERENCE,
-	[DW_TAG_rvalue_reference_type] = BTF_REFUSED_RVALUE_REFERENCE,
-	[DW_TAG_ptr_to_member_type] = BTF_REFUSED_PTR_TO_MEMBER,
-	[DW_TAG_string_type] = BTF_REFUSED_STRING,
-	[DW_TAG_atomic_type] = BTF_REFUSED_ATOMIC,
-	[DW_TAG_interface_type] = BTF_REFUSED_INTERFACE,
-	[DW_TAG_imported_unit] = BTF_REFUSED_IMPORTED_UNIT,
-};
-
-static int tag_refusal(int tag)
-{
-	if (tag < 0 || tag >= DW_TAG_NR_STD)
-		return 0;
-	return -(int)tag_refusals[tag];
-}
+static int tag_refusal(int tag);
 
 static int btf_encoder__encode_refused(struct btf_encoder *e, Dwarf_Die *die)
 {
@@ -786,46 +762,37 @@ static int btf_encoder__encode_unsupported(struct btf_encoder *e, Dwarf_Die *die
 	return btf_encoder__encode_void(e, die);
 }
 
-/* What each DWARF tag encodes into: a tag without an entry encodes nothing. */
+/*
+ * What each DWARF tag encodes into, and refuses (btf_encoder_priv.h's
+ * DIE_TAGS).  The refused are types that pahole v1.31 reads into a CU's
+ * types, wherever in the CU it meets them (in functions, blocks, structs,
+ * namespaces, even unreferenced), then has no BTF kind for: it says
+ * "Unsupported DW_TAG_..." and "Error while encoding BTF.", and writes
+ * nothing.  An imported unit (dwz) it cannot read at all, and writes
+ * nothing without a word.  The file is refused as it would be, rather than
+ * encoded into BTF that it never writes.
+ */
 struct die_ops {
 	int (*encode)(struct btf_encoder *e, Dwarf_Die *die);
+	enum btf_refusal refusal;
 };
 
+#define btf_encoder__encode_none NULL
 static const struct die_ops die_ops[DW_TAG_NR_STD] = {
-	[DW_TAG_base_type] = { btf_encoder__encode_base_type },
-	[DW_TAG_pointer_type] = { btf_encoder__encode_pointer },
-	[DW_TAG_reference_type] = { btf_encoder__encode_refused },
-	[DW_TAG_rvalue_reference_type] = { btf_encoder__encode_refused },
-	[DW_TAG_const_type] = { btf_encoder__encode_modifier },
-	[DW_TAG_volatile_type] = { btf_encoder__encode_modifier },
-	[DW_TAG_restrict_type] = { btf_encoder__encode_modifier },
-	[DW_TAG_typedef] = { btf_encoder__encode_modifier },
-	[DW_TAG_atomic_type] = { btf_encoder__encode_refused },
-	[DW_TAG_immutable_type] = { btf_encoder__encode_transparent },
-	[DW_TAG_unspecified_type] = { btf_encoder__encode_void },
-	[DW_TAG_structure_type] = { btf_encoder__encode_struct },
-	[DW_TAG_class_type] = { btf_encoder__encode_struct },
-	[DW_TAG_union_type] = { btf_encoder__encode_struct },
-	[DW_TAG_enumeration_type] = { btf_encoder__encode_enum },
-	[DW_TAG_array_type] = { btf_encoder__encode_array },
-	[DW_TAG_subroutine_type] = { btf_encoder__encode_subroutine_type },
-	[DW_TAG_subprogram] = { btf_encoder__encode_subprogram },
-	[DW_TAG_variable] = { btf_encoder__encode_variable },
-	[DW_TAG_lexical_block] = { btf_encoder__encode_scope },
-	[DW_TAG_namespace] = { btf_encoder__encode_scope },
-	[DW_TAG_ptr_to_member_type] = { btf_encoder__encode_refused },
-	[DW_TAG_string_type] = { btf_encoder__encode_refused },
-	[DW_TAG_interface_type] = { btf_encoder__encode_refused },
-	[DW_TAG_imported_unit] = { btf_encoder__encode_imported_unit },
-	[DW_TAG_set_type] = { btf_encoder__encode_unsupported },
-	[DW_TAG_subrange_type] = { btf_encoder__encode_unsupported },
-	[DW_TAG_file_type] = { btf_encoder__encode_unsupported },
-	[DW_TAG_packed_type] = { btf_encoder__encode_transparent },
-	[DW_TAG_shared_type] = { btf_encoder__encode_transparent },
-	[DW_TAG_coarray_type] = { btf_encoder__encode_unsupported },
-	[DW_TAG_generic_subrange] = { btf_encoder__encode_unsupported },
-	[DW_TAG_dynamic_type] = { btf_encoder__encode_unsupported },
+#define DIE_OPS(tag, encode, refusal, type) \
+	[DW_TAG_##tag] = { btf_encoder__encode_##encode, BTF_REFUSED_##refusal },
+	DIE_TAGS(DIE_OPS)
+#undef DIE_OPS
 };
+#undef btf_encoder__encode_none
+
+/* Its refusal, negated, or 0 for a tag pahole v1.31 takes. */
+static int tag_refusal(int tag)
+{
+	if (tag < 0 || tag >= DW_TAG_NR_STD)
+		return 0;
+	return -(int)die_ops[tag].refusal;
+}
 
 static int btf_encoder__encode_die(struct btf_encoder *e, Dwarf_Die *die)
 {

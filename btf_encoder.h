@@ -55,7 +55,6 @@ struct btf_encoder;
 struct btf_sink;
 struct elf_functions;
 struct elf_symtab;
-struct func_sighting;
 
 /* The --btf_features names, as pahole spells them. */
 enum btf_feature {
@@ -186,68 +185,6 @@ static inline bool btf_encoder_conf__follows(const struct btf_encoder_conf *conf
 	return btf_release__has(conf->release, rule);
 }
 
-/* ---- what an encoder knows of a function (the elf_function nodes hold it) ---- */
-
-/* A parameter of a function prototype: type ID in the owner's BTF. */
-struct btf_func_param {
-	const char *name;
-	uint32_t type;
-};
-
-/* A btf_decl_tag annotation: on the whole (component -1) or on one member/parameter. */
-struct btf_decl_tag_ref {
-	const char *value;
-	int component;
-};
-
-/*
- * How a sighting's prototype differs from the first sighting's, in the words
- * of pahole v1.31's -V (funcs__match): the parameter count ("..." counted),
- * the return type, or parameter @param.
- */
-enum func_mismatch_kind {
-	FUNC_MISMATCH_COUNT = 1,
-	FUNC_MISMATCH_RETURN,
-	FUNC_MISMATCH_PARAM,
-};
-
-/* A sighting's place: its CU's index << 32 | its place among the CU's functions. */
-#define FUNC_POS_NONE UINT64_MAX
-
-struct func_mismatch {
-	uint64_t pos; /* of the differing sighting; FUNC_POS_NONE for none */
-	uint32_t param;
-	uint32_t nr_params; /* the differing sighting's, "..." counted */
-	const char *name; /* its name of @param (an encoder's arena), or NULL */
-	enum func_mismatch_kind kind;
-};
-
-/*
- * What one encoder knows of a function, merged over the CUs it encoded.
- * params and tags, and the strings they point to, belong to that encoder.
- */
-struct btf_func_state {
-	struct btf_func_param *params;
-	uint32_t nr_params;
-	struct btf_decl_tag_ref *tags;
-	uint32_t nr_tags;
-	uint32_t ret_type;
-	uint32_t cu_index; /* the first CU that defined the function */
-	const struct btf_chunk *chunk; /* whose BTF the type IDs are in */
-	bool initialized;
-	bool varargs;
-	bool inconsistent_proto; /* prototypes differ between CUs */
-	bool optimized_parms; /* a parameter is optimized out */
-	bool unexpected_reg; /* a parameter is not where the ABI puts it */
-	bool uncertain_parm_loc; /* a parameter's location cannot be known */
-	uint64_t pos; /* the first sighting's place */
-	uint64_t unexpected_pos; /* the first with an unexpected register, or FUNC_POS_NONE */
-	/* The first sighting, by place, that differs from the first. */
-	struct func_mismatch mismatch;
-	/* With true_signature: every sighting, in CU order (btf_encoder_priv.h). */
-	struct func_sighting *sightings, *last_sighting;
-};
-
 /* ---- a worker's encoder ---- */
 
 /* A new encoder in *@out, for a worker: 0 or -ENOMEM. */
@@ -325,23 +262,54 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct b
  * while encoding BTF." (or, for an imported unit, nothing at all) and writes
  * no BTF.  btf_encoder__encode_cu() and btf_encoders__merge() return these
  * negated; they lie beyond errno's values and libbpf's (LIBBPF_ERRNO__*), so
- * encode.c can name the cause.
+ * encode.c can name the cause.  Each is declared once, here, with what
+ * refuses it and the words the user reads: X(NAME, WORDS).
  */
+#define BTF_REFUSALS(X)                                                                                \
+	/* DW_ATE_complex_float, with float */                                                         \
+	X(COMPLEX_FLOAT, "BTF has no kind for a complex floating-point type "                          \
+			 "(DW_ATE_complex_float), as pahole v1.31 refuses")                            \
+	/* DW_ATE_imaginary_float, with float */                                                       \
+	X(IMAGINARY_FLOAT, "BTF has no kind for an imaginary floating-point type "                     \
+			   "(DW_ATE_imaginary_float), as pahole v1.31 refuses")                        \
+	/* DW_ATE_float not of 2, 4, 8, 12 or 16 bytes, with float */                                  \
+	X(FLOAT_SIZE, "BTF has no floating-point type of that size (only 2, 4, 8, 12 or 16 "           \
+		      "bytes), as pahole v1.31 refuses")                                               \
+	/* an enum not of 1, 2, 4 or 8 bytes */                                                        \
+	X(ENUM_SIZE, "BTF has no enum of that size (only 1, 2, 4 or 8 bytes), as pahole "              \
+		     "v1.31 refuses")                                                                  \
+	/* a bit field past bit 0xffffff of its struct */                                              \
+	X(BITFIELD_OFFSET, "BTF cannot place a bit field more than 2 MiB into its struct "             \
+			   "(its offset has 24 bits), as pahole v1.31 refuses")                        \
+	X(REFERENCE, "BTF has no kind for a C++ reference (DW_TAG_reference_type), as pahole "         \
+		     "v1.31 refuses")                                                                  \
+	X(RVALUE_REFERENCE, "BTF has no kind for a C++ rvalue reference "                              \
+			    "(DW_TAG_rvalue_reference_type), as pahole v1.31 refuses")                 \
+	X(PTR_TO_MEMBER, "BTF has no kind for a C++ pointer to member "                                \
+			 "(DW_TAG_ptr_to_member_type), as pahole v1.31 refuses")                       \
+	X(STRING, "BTF has no kind for a string type (DW_TAG_string_type, Fortran's "                  \
+		  "CHARACTER), as pahole v1.31 refuses")                                               \
+	X(ATOMIC, "BTF has no kind for an _Atomic type (DW_TAG_atomic_type), as pahole "               \
+		  "v1.31 refuses")                                                                     \
+	X(INTERFACE, "BTF has no kind for an interface type (DW_TAG_interface_type), as "              \
+		     "pahole v1.31 refuses")                                                           \
+	X(IMPORTED_UNIT, "a unit imports a partial unit (DW_TAG_imported_unit, as dwz "                \
+			 "makes), which pahole v1.31 cannot read: it writes nothing")                  \
+	/* ... of a partial unit in a dwz alternate file we could not number (encode.c) */             \
+	X(IMPORTED_ALT, "a unit imports a partial unit of an alternate or supplementary file "         \
+			"(.gnu_debugaltlink, .debug_sup) whose DIEs cannot be numbered past "          \
+			".debug_info: too large, or the file names none")                              \
+	/* a variable name BTF does not take, without encode_force (encode.c adds upstream's words) */ \
+	X(VAR_NAME, "a variable's name is no BTF name (letters, digits, '_' or '.', at most "          \
+		    "128), as pahole v1.31 refuses without --btf_encode_force")
+
 enum btf_refusal {
-	BTF_REFUSED_COMPLEX_FLOAT = 0x10000, /* DW_ATE_complex_float, with float */
-	BTF_REFUSED_IMAGINARY_FLOAT, /* DW_ATE_imaginary_float, with float */
-	BTF_REFUSED_FLOAT_SIZE, /* DW_ATE_float not of 2, 4, 8, 12 or 16 bytes, with float */
-	BTF_REFUSED_ENUM_SIZE, /* an enum not of 1, 2, 4 or 8 bytes */
-	BTF_REFUSED_BITFIELD_OFFSET, /* a bit field past bit 0xffffff of its struct */
-	BTF_REFUSED_REFERENCE, /* DW_TAG_reference_type */
-	BTF_REFUSED_RVALUE_REFERENCE, /* DW_TAG_rvalue_reference_type */
-	BTF_REFUSED_PTR_TO_MEMBER, /* DW_TAG_ptr_to_member_type */
-	BTF_REFUSED_STRING, /* DW_TAG_string_type */
-	BTF_REFUSED_ATOMIC, /* DW_TAG_atomic_type */
-	BTF_REFUSED_INTERFACE, /* DW_TAG_interface_type */
-	BTF_REFUSED_IMPORTED_UNIT, /* DW_TAG_imported_unit */
-	BTF_REFUSED_IMPORTED_ALT, /* ... of a partial unit in a dwz alternate file */
-	BTF_REFUSED_VAR_NAME, /* a variable name BTF does not take, without encode_force */
+	BTF_REFUSED_NONE = 0, /* no refusal (btf_encoder_priv.h's DIE_TAGS) */
+	BTF_REFUSED__BEFORE = 0xffff,
+#define BTF_REFUSAL_ENUM(name, words) BTF_REFUSED_##name,
+	BTF_REFUSALS(BTF_REFUSAL_ENUM)
+#undef BTF_REFUSAL_ENUM
+	BTF_REFUSED__END,
 };
 
 #endif /* _BTF_ENCODER_H_ */

@@ -3,7 +3,7 @@
  * A worker's chunks (see btf_encoder.h): each begun with a BTF of its own,
  * and once its CUs are encoded deduplicated on its own, the type IDs that
  * its function states and variables hold carried through the dedup, then
- * compacted to wait for the merge (btf_encoders_merge.c).
+ * compacted to wait for the merge (btf_merge.c).
  */
 #include <errno.h>
 #include <stdio.h>

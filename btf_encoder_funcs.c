@@ -4,7 +4,7 @@
  * CU (its prototype, where its parameters are, by the ABI's rules), and how
  * it merges its own sightings of a function, in CU order, into the
  * elf_function node it claimed (btf_encoder__save_func()).  Once all
- * workers are done, btf_encoders_funcs.c merges the nodes across encoders.
+ * workers are done, btf_merge_funcs.c merges the nodes across encoders.
  */
 #include <errno.h>
 #include <stdatomic.h>

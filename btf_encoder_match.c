@@ -2,7 +2,7 @@
 /*
  * Comparing function states, for both of the design's merges: a worker's
  * of its own sightings (btf_encoder_funcs.c) and the merge of all encoders'
- * (btf_encoders_funcs.c).  Pure: it reads two BTFs and two states.
+ * (btf_merge_funcs.c).  Pure: it reads two BTFs and two states.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -12,6 +12,7 @@
 #include <linux/btf.h>
 
 #include "btf_encoder_priv.h"
+#include "lib/btf_kinds.h"
 /*
  * Whether two types, each in its own BTF, are the same for the purpose of
  * comparing prototypes, by pahole v1.31's types__match(): a CONST where the
@@ -100,16 +101,15 @@ static enum type_match match_proto(struct type_pair *p)
 	return match_ref(p);
 }
 
-/* By kind; a kind without an entry matches nothing. */
+/* The kinds' rows (lib/btf_kinds.h), by MATCH: "none" matches nothing. */
+#define match_none NULL
 static enum type_match (*const type_match_ops[NR_BTF_KINDS])(struct type_pair *p) = {
-	[BTF_KIND_INT] = match_int,	 [BTF_KIND_FLOAT] = match_float,
-	[BTF_KIND_TYPEDEF] = match_name, [BTF_KIND_STRUCT] = match_name,
-	[BTF_KIND_UNION] = match_name,	 [BTF_KIND_ENUM] = match_name,
-	[BTF_KIND_ENUM64] = match_name,	 [BTF_KIND_PTR] = match_ref,
-	[BTF_KIND_CONST] = match_ref,	 [BTF_KIND_VOLATILE] = match_ref,
-	[BTF_KIND_RESTRICT] = match_ref, [BTF_KIND_TYPE_TAG] = match_ref,
-	[BTF_KIND_ARRAY] = match_array,	 [BTF_KIND_FUNC_PROTO] = match_proto,
+#define BTF_KIND_MATCH(kind, name, extra, item, named, ids, log, match, ...) \
+	[BTF_KIND_##kind] = match_##match,
+	BTF_KINDS(BTF_KIND_MATCH)
+#undef BTF_KIND_MATCH
 };
+#undef match_none
 
 /* A FWD's kind is that of what it declares, as pahole v1.31 compares them. */
 static int fwd_kind(const struct btf_type *t)

@@ -8,12 +8,12 @@
  * this list, never one above (tests/test_layers.sh checks the objects'
  * symbols against this list, so it holds):
  *
- *   btf_encoders_merge.c  after the join: the chunks of all encoders in
+ *   btf_merge.c           after the join: the chunks of all encoders in
  *                         order, the FUNCs and VARs added, one dedup;
- *   btf_encoders_funcs.c  after the join: each function's states merged across
+ *   btf_merge_funcs.c     after the join: each function's states merged across
  *                         encoders, the inconsistent dropped, the FUNCs added
  *                         (with true_signature, the FUNC it changes);
- *   btf_encoders_vars.c   after the join: the VARs, a DATASEC per section;
+ *   btf_merge_vars.c      after the join: the VARs, a DATASEC per section;
  *   btf_encoder_chunk.c   a worker's chunk: begun, then deduplicated on its
  *                         own with the IDs that functions and variables hold
  *                         carried through;
@@ -45,6 +45,7 @@
 #include <elfutils/libdw.h>
 
 #include "btf_encoder.h"
+#include "btf_func_state.h"
 #include "die_attrs.h"
 #include "die_reader.h"
 #include "dwarf_locs.h"
@@ -383,6 +384,54 @@ int btf_encoder__encode_variable(struct btf_encoder *e, Dwarf_Die *die);
 /* Once the CU is walked: the BTF IDs of its variables' types. */
 void btf_encoder__resolve_cu_vars(struct btf_encoder *e);
 
+/*
+ * The DWARF tags the encoder knows, one row each: the one place a tag's
+ * facts are written.  DIE_TAG(TAG, ENCODE, REFUSAL, TYPE):
+ *   TAG      DW_TAG_TAG
+ *   ENCODE   what it becomes: its handler in btf_encoder.c,
+ *            btf_encoder__encode_ENCODE (none: nothing, its children
+ *            neither)
+ *   REFUSAL  the btf_refusal (btf_encoder.h) with which pahole v1.31
+ *            refuses a file that has it anywhere, or NONE
+ *   TYPE     whether a type reference may name it (btf_encoder_refs.c)
+ * A tag without a row encodes nothing, refuses nothing, and is no type.
+ */
+#define DIE_TAGS(DIE_TAG)                                                \
+	DIE_TAG(base_type, base_type, NONE, 1)                           \
+	DIE_TAG(pointer_type, pointer, NONE, 1)                          \
+	DIE_TAG(reference_type, refused, REFERENCE, 1)                   \
+	DIE_TAG(rvalue_reference_type, refused, RVALUE_REFERENCE, 1)     \
+	DIE_TAG(const_type, modifier, NONE, 1)                           \
+	DIE_TAG(volatile_type, modifier, NONE, 1)                        \
+	DIE_TAG(restrict_type, modifier, NONE, 1)                        \
+	DIE_TAG(typedef, modifier, NONE, 1)                              \
+	DIE_TAG(atomic_type, refused, ATOMIC, 1)                         \
+	DIE_TAG(immutable_type, transparent, NONE, 1)                    \
+	DIE_TAG(unspecified_type, void, NONE, 1)                         \
+	DIE_TAG(structure_type, struct, NONE, 1)                         \
+	DIE_TAG(class_type, struct, NONE, 1)                             \
+	DIE_TAG(union_type, struct, NONE, 1)                             \
+	DIE_TAG(enumeration_type, enum, NONE, 1)                         \
+	DIE_TAG(array_type, array, NONE, 1)                              \
+	DIE_TAG(subroutine_type, subroutine_type, NONE, 1)               \
+	DIE_TAG(subprogram, subprogram, NONE, 0)                         \
+	DIE_TAG(variable, variable, NONE, 0)                             \
+	DIE_TAG(lexical_block, scope, NONE, 0)                           \
+	DIE_TAG(namespace, scope, NONE, 0)                               \
+	DIE_TAG(ptr_to_member_type, refused, PTR_TO_MEMBER, 1)           \
+	DIE_TAG(string_type, refused, STRING, 1)                         \
+	DIE_TAG(interface_type, refused, INTERFACE, 1)                   \
+	/* v1.32 reads it (BTF_RULE_IMPORTED_UNITS); v1.31 refuses it */ \
+	DIE_TAG(imported_unit, imported_unit, IMPORTED_UNIT, 0)          \
+	DIE_TAG(set_type, unsupported, NONE, 1)                          \
+	DIE_TAG(subrange_type, unsupported, NONE, 1)                     \
+	DIE_TAG(file_type, unsupported, NONE, 1)                         \
+	DIE_TAG(packed_type, transparent, NONE, 1)                       \
+	DIE_TAG(shared_type, transparent, NONE, 1)                       \
+	DIE_TAG(coarray_type, unsupported, NONE, 1)                      \
+	DIE_TAG(generic_subrange, unsupported, NONE, 1)                  \
+	DIE_TAG(dynamic_type, unsupported, NONE, 1)
+
 /* ---- btf_encoder.c: a CU's types ---- */
 
 /* Resolves the CU walked so far and saves its functions and variables. */
@@ -409,7 +458,7 @@ int btf_sink__take(struct btf_sink *sink, struct btf_chunk **chunks, size_t n, s
  */
 bool btf_sink__split_raw(const struct btf_encoder_input *in);
 
-/* ---- btf_encoders_vars.c, btf_encoders_funcs.c: after the join ---- */
+/* ---- btf_merge_vars.c, btf_merge_funcs.c: after the join ---- */
 
 /*
  * Adds the VARs and DATASECs of all @nr encoders' variables to @btf; a name

@@ -131,36 +131,11 @@ static int btf_encoder__index_type(struct btf_encoder *e)
 	return 0;
 }
 
-/* The DWARF tags of types, which a type reference may name. */
+/* The DWARF tags of types, which a type reference may name (btf_encoder_priv.h's DIE_TAGS). */
 static const bool type_tags[DW_TAG_NR_STD] = {
-	[DW_TAG_array_type] = true,
-	[DW_TAG_class_type] = true,
-	[DW_TAG_enumeration_type] = true,
-	[DW_TAG_pointer_type] = true,
-	[DW_TAG_reference_type] = true,
-	[DW_TAG_string_type] = true,
-	[DW_TAG_structure_type] = true,
-	[DW_TAG_subroutine_type] = true,
-	[DW_TAG_typedef] = true,
-	[DW_TAG_union_type] = true,
-	[DW_TAG_ptr_to_member_type] = true,
-	[DW_TAG_set_type] = true,
-	[DW_TAG_subrange_type] = true,
-	[DW_TAG_base_type] = true,
-	[DW_TAG_const_type] = true,
-	[DW_TAG_file_type] = true,
-	[DW_TAG_packed_type] = true,
-	[DW_TAG_volatile_type] = true,
-	[DW_TAG_restrict_type] = true,
-	[DW_TAG_interface_type] = true,
-	[DW_TAG_unspecified_type] = true,
-	[DW_TAG_shared_type] = true,
-	[DW_TAG_rvalue_reference_type] = true,
-	[DW_TAG_coarray_type] = true,
-	[DW_TAG_generic_subrange] = true,
-	[DW_TAG_dynamic_type] = true,
-	[DW_TAG_atomic_type] = true,
-	[DW_TAG_immutable_type] = true,
+#define TYPE_TAGS(tag, encode, refusal, type) [DW_TAG_##tag] = type,
+	DIE_TAGS(TYPE_TAGS)
+#undef TYPE_TAGS
 };
 
 static bool is_type_tag(int tag)

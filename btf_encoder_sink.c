@@ -2,7 +2,7 @@
 /*
  * The sink: the BTF that the chunks of a pass are appended to, in order,
  * while the workers run (see btf_encoder.h), taken by the merge once they
- * are done (btf_encoders_merge.c).
+ * are done (btf_merge.c).
  */
 #include <errno.h>
 #include <pthread.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Variables: collected from each CU with their static addresses, their
- * types resolved with the CU's; the merge adds them (btf_encoders_vars.c).
+ * types resolved with the CU's; the merge adds them (btf_merge_vars.c).
  */
 #include <errno.h>
 #include <pthread.h>

@@ -15,19 +15,7 @@
 #include <linux/btf.h>
 
 #include "btf_log.h"
-
-static const char *const kind_names[NR_BTF_KINDS] = {
-	[BTF_KIND_UNKN] = "UNKNOWN",	  [BTF_KIND_INT] = "INT",
-	[BTF_KIND_PTR] = "PTR",		  [BTF_KIND_ARRAY] = "ARRAY",
-	[BTF_KIND_STRUCT] = "STRUCT",	  [BTF_KIND_UNION] = "UNION",
-	[BTF_KIND_ENUM] = "ENUM",	  [BTF_KIND_FWD] = "FWD",
-	[BTF_KIND_TYPEDEF] = "TYPEDEF",	  [BTF_KIND_VOLATILE] = "VOLATILE",
-	[BTF_KIND_CONST] = "CONST",	  [BTF_KIND_RESTRICT] = "RESTRICT",
-	[BTF_KIND_FUNC] = "FUNC",	  [BTF_KIND_FUNC_PROTO] = "FUNC_PROTO",
-	[BTF_KIND_VAR] = "VAR",		  [BTF_KIND_DATASEC] = "DATASEC",
-	[BTF_KIND_FLOAT] = "FLOAT",	  [BTF_KIND_DECL_TAG] = "DECL_TAG",
-	[BTF_KIND_TYPE_TAG] = "TYPE_TAG", [BTF_KIND_ENUM64] = "ENUM64",
-};
+#include "lib/btf_kinds.h"
 
 /* A name as upstream prints it: "(anon)" for none. */
 static const char *log_name(const struct btf *btf, uint32_t off)
@@ -179,18 +167,18 @@ static void log_decl_tag(FILE *out, const struct btf *btf, const struct btf_type
 
 typedef void (*log_fn)(FILE *out, const struct btf *btf, const struct btf_type *t);
 
-static const log_fn kind_logs[NR_BTF_KINDS] = {
-	[BTF_KIND_INT] = log_int,	    [BTF_KIND_PTR] = log_ref,
-	[BTF_KIND_ARRAY] = log_array,	    [BTF_KIND_STRUCT] = log_composite,
-	[BTF_KIND_UNION] = log_composite,   [BTF_KIND_ENUM] = log_enum,
-	[BTF_KIND_FWD] = log_fwd,	    [BTF_KIND_TYPEDEF] = log_ref,
-	[BTF_KIND_VOLATILE] = log_ref,	    [BTF_KIND_CONST] = log_ref,
-	[BTF_KIND_RESTRICT] = log_ref,	    [BTF_KIND_FUNC] = log_ref,
-	[BTF_KIND_FUNC_PROTO] = log_proto,  [BTF_KIND_VAR] = log_var,
-	[BTF_KIND_DATASEC] = log_datasec,   [BTF_KIND_FLOAT] = log_float,
-	[BTF_KIND_DECL_TAG] = log_decl_tag, [BTF_KIND_TYPE_TAG] = log_ref,
-	[BTF_KIND_ENUM64] = log_enum64,
+/* The kinds' rows (lib/btf_kinds.h): their names, and how each is said ("none": not said). */
+#define log_none NULL
+static const struct {
+	const char *name;
+	log_fn log;
+} kind_logs[NR_BTF_KINDS] = {
+#define BTF_KIND_LOG(kind, name, extra, item, named, ids, log, ...) \
+	[BTF_KIND_##kind] = { name, log_##log },
+	BTF_KINDS(BTF_KIND_LOG)
+#undef BTF_KIND_LOG
 };
+#undef log_none
 
 void btf_log__types(const struct btf *btf, uint32_t first_id, FILE *out)
 {
@@ -200,9 +188,9 @@ void btf_log__types(const struct btf *btf, uint32_t first_id, FILE *out)
 		const struct btf_type *t = btf__type_by_id(btf, id);
 		unsigned int kind = btf_kind(t);
 
-		if (kind >= NR_BTF_KINDS || !kind_logs[kind])
+		if (kind >= NR_BTF_KINDS || !kind_logs[kind].log)
 			continue;
-		fprintf(out, "[%u] %s %s", id, kind_names[kind], log_name(btf, t->name_off));
-		kind_logs[kind](out, btf, t);
+		fprintf(out, "[%u] %s %s", id, kind_logs[kind].name, log_name(btf, t->name_off));
+		kind_logs[kind].log(out, btf, t);
 	}
 }

@@ -176,12 +176,13 @@ out:
 	return err;
 }
 
-static int write_all(int fd, const void *data, size_t size, const char **cause)
+/* Writes all @size bytes at @data: at offset @off, or where the file is when @off < 0. */
+static int write_all_at(int fd, const void *data, size_t size, int64_t off, const char **cause)
 {
 	const char *p = data;
 
 	while (size) {
-		ssize_t n = write(fd, p, size);
+		ssize_t n = off < 0 ? write(fd, p, size) : pwrite(fd, p, size, off);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -190,9 +191,15 @@ static int write_all(int fd, const void *data, size_t size, const char **cause)
 			return -errno;
 		}
 		p += n;
+		off += off < 0 ? 0 : n;
 		size -= n;
 	}
 	return 0;
+}
+
+static int write_all(int fd, const void *data, size_t size, const char **cause)
+{
+	return write_all_at(fd, data, size, -1, cause);
 }
 
 /* A 24-byte BTF header and the two words the layout feature adds to it. */
@@ -331,22 +338,7 @@ static uint64_t align_up(uint64_t x, uint64_t a)
 
 static int pwrite_all(int fd, const void *data, size_t size, uint64_t off, const char **cause)
 {
-	const char *p = data;
-
-	while (size) {
-		ssize_t n = pwrite(fd, p, size, off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			*cause = strerror(errno);
-			return -errno;
-		}
-		p += n;
-		off += n;
-		size -= n;
-	}
-	return 0;
+	return write_all_at(fd, data, size, (int64_t)off, cause);
 }
 
 /* Writes @n section headers, or an ELF header (@type ELF_T_EHDR), in the file's format. */

@@ -39,6 +39,7 @@
 #include "lib/darray.h"
 #include "lib/elf_scn.h"
 #include "lib/elfutils.h"
+#include "lib/leb128.h"
 
 /*
  * The reading of the unit headers and their abbreviation tables for
@@ -313,21 +314,6 @@ static bool elf_lto_note(Elf *elf, bool *lto)
 }
 
 /* Reads the LEB128 at *@p into *@v (its low 64 bits); false when it runs past @end. */
-static bool leb128(const unsigned char **p, const unsigned char *end, uint64_t *v)
-{
-	unsigned int shift = 0;
-
-	for (*v = 0; *p < end; shift += 7) {
-		unsigned char b = *(*p)++;
-
-		if (shift < 64)
-			*v |= (uint64_t)(b & 0x7f) << shift;
-		if (!(b & 0x80))
-			return true;
-	}
-	return false;
-}
-
 /*
  * Whether the abbreviation table at @p (of .debug_abbrev, which ends at
  * @end) has an attribute of form DW_FORM_ref_addr.  Read from the bytes:
@@ -338,15 +324,18 @@ static bool abbrev_table_refs_across(const unsigned char *p, const unsigned char
 {
 	uint64_t code, tag, name, form, value;
 
-	while (leb128(&p, end, &code) && code && leb128(&p, end, &tag) && p++ < end) {
+	/* A LEB128 past ten bytes (none that a compiler writes) ends the table's reading. */
+	while (leb128__read(&p, end, &code, false) && code && leb128__read(&p, end, &tag, false) &&
+	       p++ < end) {
 		for (;;) {
-			if (!leb128(&p, end, &name) || !leb128(&p, end, &form))
+			if (!leb128__read(&p, end, &name, false) ||
+			    !leb128__read(&p, end, &form, false))
 				return false;
 			if (!name && !form)
 				break;
 			if (form == DW_FORM_ref_addr)
 				return true;
-			if (form == DW_FORM_implicit_const && !leb128(&p, end, &value))
+			if (form == DW_FORM_implicit_const && !leb128__read(&p, end, &value, true))
 				return false;
 		}
 	}

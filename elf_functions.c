@@ -237,13 +237,13 @@ struct elf_functions_entry *elf_functions__find(const struct elf_functions *fns,
 	return NULL;
 }
 
-int elf_functions__claim(struct elf_functions_entry *entry, struct btf_encoder *owner,
+int elf_functions__claim(struct elf_functions_entry *entry, const void *owner,
 			 struct elf_function **out)
 {
 	struct elf_function *f, *head;
 
 	for (f = atomic_load(&entry->head); f; f = f->next) {
-		struct btf_encoder *cur = atomic_load(&f->owner);
+		const void *cur = atomic_load(&f->owner);
 
 		if (cur == owner ||
 		    (!cur && atomic_compare_exchange_strong(&f->owner, &cur, owner))) {

@@ -17,18 +17,19 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "btf_encoder.h" /* struct btf_func_state, what a node holds */
+#include "btf_func_state.h" /* what a node holds */
 
 struct elf_symtab;
 
 /*
- * One encoder's node for a name.  @owner is set once, by the owner's thread
+ * One encoder's node for a name.  @owner, opaque to the table (an encoder,
+ * compared by address alone), is set once, by the owner's thread
  * (elf_functions__claim()); @next is set before the node is pushed and never
  * after; @state is written by the owner's thread alone while the workers
- * run, and read by the merge (btf_encoders_funcs.c) once all are done.
+ * run, and read by the merge (btf_merge_funcs.c) once all are done.
  */
 struct elf_function {
-	struct btf_encoder *_Atomic owner;
+	const void *_Atomic owner;
 	struct elf_function *next;
 	struct btf_func_state state;
 };
@@ -67,7 +68,7 @@ struct elf_functions_entry *elf_functions__find(const struct elf_functions *func
  * @owner, so there is never more than one node per (owner, name).  0 or
  * -ENOMEM.
  */
-int elf_functions__claim(struct elf_functions_entry *entry, struct btf_encoder *owner,
+int elf_functions__claim(struct elf_functions_entry *entry, const void *owner,
 			 struct elf_function **out);
 
 size_t elf_functions__nr_entries(const struct elf_functions *functions);

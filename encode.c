@@ -287,76 +287,47 @@ static int encode_input__pass(struct encode_input *ei, struct btf_encoded *out)
 	return err;
 }
 
+/* The refusals' words, as btf_encoder.h declares them. */
+static const char *const refusal_words[] = {
+#define REFUSAL_WORDS(name, words) [BTF_REFUSED_##name - BTF_REFUSED__BEFORE - 1] = words,
+	BTF_REFUSALS(REFUSAL_WORDS)
+#undef REFUSAL_WORDS
+};
+
+/* Errors of ours and libbpf's that are no refusal, in words (else strerror()). */
+static const struct {
+	int err;
+	const char *words;
+} error_words[] = {
+	/* libbpf's btf__dedup() on a cycle of references */
+	{ -ELOOP, "corrupt DWARF: a cycle of typedef, qualifier or pointer types" },
+	{ -EBADMSG, "corrupt DWARF: a DIE libdw cannot read" },
+	/* btf_encoder.h: ours, not the input's */
+	{ -EPROTO, "internal error: pahole or the libbpf it runs on did not do what pahole "
+		   "expects (-V says where); please report it" },
+	/* libbpf's btf__add_*() */
+	{ -EINVAL, "corrupt DWARF: a type BTF cannot hold (a size, name or value out of range)" },
+};
+
 /* Why encoding failed, in words; @buf holds what needs formatting. */
 static const char *encode_error(const struct encode_input *ei, int err, char *buf, size_t len)
 {
-	switch (err) {
-	case -ELOOP: /* libbpf's btf__dedup() on a cycle of references */
-		return "corrupt DWARF: a cycle of typedef, qualifier or pointer types";
-	case -EBADMSG:
-		if (!ei->corrupt_what)
-			return "corrupt DWARF: a DIE libdw cannot read";
+	const char *words = NULL;
+	size_t i;
+
+	if (-err > BTF_REFUSED__BEFORE && -err < BTF_REFUSED__END)
+		words = refusal_words[-err - BTF_REFUSED__BEFORE - 1];
+	for (i = 0; !words && i < sizeof(error_words) / sizeof(error_words[0]); i++)
+		if (error_words[i].err == err)
+			words = error_words[i].words;
+	if (err == -EBADMSG && ei->corrupt_what)
 		snprintf(buf, len, "corrupt DWARF at .debug_info offset %#llx: %s",
 			 (unsigned long long)ei->corrupt_off, ei->corrupt_what);
-		return buf;
-	case -EPROTO: /* btf_encoder.h: ours, not the input's */
-		return "internal error: pahole or the libbpf it runs on did not do what pahole "
-		       "expects (-V says where); please report it";
-	case -EINVAL: /* libbpf's btf__add_*() */
-		return "corrupt DWARF: a type BTF cannot hold (a size, name or value out of range)";
-	/* Sound DWARF that pahole v1.31 will not encode either (btf_encoder.h). */
-	case -BTF_REFUSED_COMPLEX_FLOAT:
-		return "BTF has no kind for a complex floating-point type (DW_ATE_complex_float), "
-		       "as pahole v1.31 refuses";
-	case -BTF_REFUSED_IMAGINARY_FLOAT:
-		return "BTF has no kind for an imaginary floating-point type "
-		       "(DW_ATE_imaginary_float), as pahole v1.31 refuses";
-	case -BTF_REFUSED_FLOAT_SIZE:
-		return "BTF has no floating-point type of that size (only 2, 4, 8, 12 or 16 bytes), "
-		       "as pahole v1.31 refuses";
-	case -BTF_REFUSED_ENUM_SIZE:
-		return "BTF has no enum of that size (only 1, 2, 4 or 8 bytes), as pahole v1.31 refuses";
-	case -BTF_REFUSED_BITFIELD_OFFSET:
-		return "BTF cannot place a bit field more than 2 MiB into its struct (its offset "
-		       "has 24 bits), as pahole v1.31 refuses";
-	case -BTF_REFUSED_REFERENCE:
-		return "BTF has no kind for a C++ reference (DW_TAG_reference_type), "
-		       "as pahole v1.31 refuses";
-	case -BTF_REFUSED_RVALUE_REFERENCE:
-		return "BTF has no kind for a C++ rvalue reference (DW_TAG_rvalue_reference_type), "
-		       "as pahole v1.31 refuses";
-	case -BTF_REFUSED_PTR_TO_MEMBER:
-		return "BTF has no kind for a C++ pointer to member (DW_TAG_ptr_to_member_type), "
-		       "as pahole v1.31 refuses";
-	case -BTF_REFUSED_STRING:
-		return "BTF has no kind for a string type (DW_TAG_string_type, Fortran's CHARACTER), "
-		       "as pahole v1.31 refuses";
-	case -BTF_REFUSED_ATOMIC:
-		return "BTF has no kind for an _Atomic type (DW_TAG_atomic_type), "
-		       "as pahole v1.31 refuses";
-	case -BTF_REFUSED_INTERFACE:
-		return "BTF has no kind for an interface type (DW_TAG_interface_type), "
-		       "as pahole v1.31 refuses";
-	case -BTF_REFUSED_IMPORTED_UNIT:
-		return "a unit imports a partial unit (DW_TAG_imported_unit, as dwz makes), "
-		       "which pahole v1.31 cannot read: it writes nothing";
-	case -BTF_REFUSED_IMPORTED_ALT:
-		if (!ei->alt_link)
-			return "a unit imports a partial unit of an alternate or supplementary file "
-			       "that neither .gnu_debugaltlink nor .debug_sup names";
-		snprintf(
-			buf, len,
-			"a unit imports a partial unit of its dwz alternate file %s "
-			"(.gnu_debugaltlink or .debug_sup), which cannot be read: not found beside "
-			"the file nor by its build ID under /usr/lib/debug/.build-id, or too large",
-			ei->alt_link);
-		return buf;
-	case -BTF_REFUSED_VAR_NAME:
-		return "a variable's name is no BTF name (letters, digits, '_' or '.', at most 128), "
-		       "as pahole v1.31 refuses without --btf_encode_force";
-	default:
-		return strerror(-err);
-	}
+	else if (err == -BTF_REFUSED_IMPORTED_ALT && ei->alt_link)
+		snprintf(buf, len, "%s (it names %s)", words, ei->alt_link);
+	else
+		return words ?: strerror(-err);
+	return buf;
 }
 
 /*

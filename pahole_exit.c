@@ -5,6 +5,7 @@
  */
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -57,24 +58,26 @@ static void on_signal(int sig)
  * "Unexpected error.").  Whether memory is what ran out: a page cannot be
  * mapped.
  */
+static bool memory_out(void);
+
 static void on_abort(int sig)
 {
-	void *page =
-		mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	const char *msg = aborted_msg[page != MAP_FAILED];
+	const char *msg = aborted_msg[!memory_out()];
 
 	(void)sig;
 	pahole_exit__say(msg, strlen(msg));
 }
 
-/*
- * assert.h declares this as what a failed assert() calls: glibc's would
- * print a line of its own before it aborts.  on_abort() says ours.
- */
-void __assert_fail(const char *assertion, const char *file, unsigned int line, const char *function)
+/* Whether memory ran out: a page cannot be mapped (which libdw's asserts can mean). */
+static bool memory_out(void)
 {
-	(void)assertion, (void)file, (void)line, (void)function;
-	abort();
+	void *page =
+		mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (page == MAP_FAILED)
+		return true;
+	munmap(page, 1 << 20);
+	return false;
 }
 
 /* Appends what @fmt says to the @len bytes of @buf (of @size), cut to fit: the new length. */
@@ -127,6 +130,27 @@ void error(int status, int errnum, const char *format, ...)
 		pahole_exit__say(line, len);
 	n = write(STDERR_FILENO, line, len);
 	(void)n;
+}
+
+/*
+ * assert.h declares this as what a failed assert() calls: glibc's would
+ * print a line of its own, then abort.  Ours is one line, with the
+ * assertion and its place, unless memory is what ran out (libdw asserts
+ * where an allocation it needed failed).
+ */
+void __assert_fail(const char *assertion, const char *file, unsigned int line, const char *function)
+{
+	char msg[sizeof(prefix) + 512];
+	size_t size = sizeof(msg) - 1, len;
+
+	if (memory_out())
+		pahole_exit__say(aborted_msg[0], strlen(aborted_msg[0]));
+	len = line__add(msg, 0, size,
+			"%sinternal error: assertion '%s' failed at %s:%u (%s), "
+			"nothing written",
+			prefix, assertion, file, line, function);
+	msg[len++] = '\n';
+	pahole_exit__say(msg, len);
 }
 
 void pahole_exit__catch(const char *input)

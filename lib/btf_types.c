@@ -3,10 +3,12 @@
 #include <byteswap.h>
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #include <bpf/btf.h>
 #include <linux/btf.h>
 
+#include "btf_kinds.h"
 #include "btf_types.h"
 
 struct btf_kind_ops {
@@ -37,63 +39,45 @@ static int visit_array(struct btf_type *t, int (*visit)(uint32_t *, void *), voi
 	return err ?: visit(&a->index_type, ctx);
 }
 
+/* Each item's type ID, at @off within items of @size bytes. */
+static int visit_items(struct btf_type *t, size_t size, size_t off,
+		       int (*visit)(uint32_t *, void *), void *ctx)
+{
+	char *item = (char *)(t + 1);
+	int i, err = 0;
+
+	for (i = 0; !err && i < btf_vlen(t); i++, item += size)
+		err = visit((uint32_t *)(item + off), ctx);
+	return err;
+}
+
 static int visit_members(struct btf_type *t, int (*visit)(uint32_t *, void *), void *ctx)
 {
-	struct btf_member *m = btf_members(t);
-	int i, err;
-
-	for (i = 0; i < btf_vlen(t); i++, m++) {
-		err = visit(&m->type, ctx);
-		if (err)
-			return err;
-	}
-	return 0;
+	return visit_items(t, sizeof(struct btf_member), offsetof(struct btf_member, type), visit,
+			   ctx);
 }
 
 static int visit_proto(struct btf_type *t, int (*visit)(uint32_t *, void *), void *ctx)
 {
-	struct btf_param *p = btf_params(t);
-	int i, err = visit(&t->type, ctx);
+	int err = visit(&t->type, ctx);
 
-	for (i = 0; !err && i < btf_vlen(t); i++, p++)
-		err = visit(&p->type, ctx);
-	return err;
+	return err   ?:
+		       visit_items(t, sizeof(struct btf_param), offsetof(struct btf_param, type),
+				   visit, ctx);
 }
 
 static int visit_datasec(struct btf_type *t, int (*visit)(uint32_t *, void *), void *ctx)
 {
-	struct btf_var_secinfo *v = btf_var_secinfos(t);
-	int i, err;
-
-	for (i = 0; i < btf_vlen(t); i++, v++) {
-		err = visit(&v->type, ctx);
-		if (err)
-			return err;
-	}
-	return 0;
+	return visit_items(t, sizeof(struct btf_var_secinfo),
+			   offsetof(struct btf_var_secinfo, type), visit, ctx);
 }
 
+/* The kinds' rows (lib/btf_kinds.h): what this file needs of each. */
 static const struct btf_kind_ops btf_kind_ops[NR_BTF_KINDS] = {
-	[BTF_KIND_UNKN] = { visit_none },
-	[BTF_KIND_INT] = { visit_none, 4 },
-	[BTF_KIND_PTR] = { visit_type },
-	[BTF_KIND_ARRAY] = { visit_array, sizeof(struct btf_array) },
-	[BTF_KIND_STRUCT] = { visit_members, 0, sizeof(struct btf_member), true },
-	[BTF_KIND_UNION] = { visit_members, 0, sizeof(struct btf_member), true },
-	[BTF_KIND_ENUM] = { visit_none, 0, sizeof(struct btf_enum), true },
-	[BTF_KIND_FWD] = { visit_none },
-	[BTF_KIND_TYPEDEF] = { visit_type },
-	[BTF_KIND_VOLATILE] = { visit_type },
-	[BTF_KIND_CONST] = { visit_type },
-	[BTF_KIND_RESTRICT] = { visit_type },
-	[BTF_KIND_FUNC] = { visit_type },
-	[BTF_KIND_FUNC_PROTO] = { visit_proto, 0, sizeof(struct btf_param), true },
-	[BTF_KIND_VAR] = { visit_type, sizeof(struct btf_var) },
-	[BTF_KIND_DATASEC] = { visit_datasec, 0, sizeof(struct btf_var_secinfo) },
-	[BTF_KIND_FLOAT] = { visit_none },
-	[BTF_KIND_DECL_TAG] = { visit_type, sizeof(struct btf_decl_tag) },
-	[BTF_KIND_TYPE_TAG] = { visit_type },
-	[BTF_KIND_ENUM64] = { visit_none, 0, sizeof(struct btf_enum64), true },
+#define BTF_KIND_OPS(kind, name, extra, item, named, ids, ...) \
+	[BTF_KIND_##kind] = { visit_##ids, extra, item, named },
+	BTF_KINDS(BTF_KIND_OPS)
+#undef BTF_KIND_OPS
 };
 
 int btf_type__visit_ids(struct btf_type *t, int (*visit)(uint32_t *, void *), void *ctx)
@@ -188,6 +172,16 @@ int btf_types__swap(void *types, size_t len, bool to_native)
 	return 0;
 }
 
+void btf_header__swap(struct btf_header *hdr)
+{
+	hdr->magic = bswap_16(hdr->magic);
+	hdr->hdr_len = bswap_32(hdr->hdr_len);
+	hdr->type_off = bswap_32(hdr->type_off);
+	hdr->type_len = bswap_32(hdr->type_len);
+	hdr->str_off = bswap_32(hdr->str_off);
+	hdr->str_len = bswap_32(hdr->str_len);
+}
+
 int btf_raw__swap_out(void *raw, size_t size)
 {
 	struct btf_header *hdr = raw;
@@ -199,11 +193,6 @@ int btf_raw__swap_out(void *raw, size_t size)
 	err = btf_types__swap((char *)(hdr + 1) + hdr->type_off, hdr->type_len, false);
 	if (err)
 		return err;
-	hdr->magic = bswap_16(hdr->magic);
-	hdr->hdr_len = bswap_32(hdr->hdr_len);
-	hdr->type_off = bswap_32(hdr->type_off);
-	hdr->type_len = bswap_32(hdr->type_len);
-	hdr->str_off = bswap_32(hdr->str_off);
-	hdr->str_len = bswap_32(hdr->str_len);
+	btf_header__swap(hdr);
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 struct btf;
+struct btf_header;
 struct btf_type;
 
 /*
@@ -54,6 +55,9 @@ void btf_type__shift_strs(struct btf_type *t, uint32_t delta);
  * out of it.  0, or -EINVAL at a type of an unknown kind or past @len.
  */
 int btf_types__swap(void *types, size_t len, bool to_native);
+
+/* The 24 bytes of @hdr (libbpf 1.1's struct btf_header) in the other byte order. */
+void btf_header__swap(struct btf_header *hdr);
 
 /*
  * Raw BTF of @size bytes in this machine's byte order, with a header of 24

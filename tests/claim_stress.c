@@ -324,7 +324,7 @@ static void check_entry(const struct pass *p, unsigned int i)
 	const struct elf_function *f;
 
 	for (f = atomic_load(&e->head); f; f = f->next) {
-		struct btf_encoder *owner = atomic_load(&f->owner);
+		const void *owner = atomic_load(&f->owner);
 
 		if (++nr_nodes > NR_THREADS + 1) {
 			fail("pass %u: %s: list longer than %u nodes (a cycle?)", p->nr, e->name,

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Threads that end the run at the same moment, each its own way (libdw's
- * error() for no memory, an abort(), a signal): one line, exit 1, whichever
- * comes first (pahole_exit.h).  Each try is a child process whose threads
+ * error() for no memory, an abort(), a signal, a failed assertion): one
+ * line, exit 1, whichever comes first (pahole_exit.h).  And a failed
+ * assertion alone: its line keeps the assertion, its file and its line.  Each try is a child process whose threads
  * are let go together from a barrier; the parent reads the child's stderr.
  * Deterministic in what it asserts: every try must give one line.
  */
+#undef NDEBUG
+#include <assert.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -30,12 +33,14 @@ static void *end_run(void *arg)
 	long way = (long)arg;
 
 	pthread_barrier_wait(&start);
-	if (way % 3 == 0)
+	if (way % 4 == 0)
 		error(EXIT_FAILURE, ENOMEM, "libdw");
-	else if (way % 3 == 1)
+	else if (way % 4 == 1)
 		abort();
-	else
+	else if (way % 4 == 2)
 		pthread_kill(pthread_self(), SIGTERM);
+	else
+		assert(way < 0);
 	for (;;)
 		pause();
 }
@@ -44,6 +49,13 @@ static void __attribute__((noreturn)) child(int first)
 {
 	pthread_t t[THREADS];
 	long i;
+
+	if (first < 0) {
+		/* A failed assertion alone (ASSERT_LINE is its line). */
+		pahole_exit__catch(INPUT);
+		assert(first == 0);
+		_exit(0);
+	}
 
 	pahole_exit__catch(INPUT);
 	pthread_barrier_init(&start, NULL, THREADS);
@@ -95,6 +107,15 @@ int main(void)
 		}
 		failed++;
 		fprintf(stderr, "FAIL: try %d: exit %d, stderr: %s", i, rc, buf);
+	}
+	/* The assertion's place is said: this file, and the line in child() that fails. */
+	i = try(-1, buf, sizeof(buf));
+	if (i == 1 && strstr(buf, "exit_race.c:") && strstr(buf, "first == 0") &&
+	    strchr(buf, '\n') && !strchr(buf, '\n')[1]) {
+		passed++;
+	} else {
+		failed++;
+		fprintf(stderr, "FAIL: a failed assertion: exit %d, stderr: %s", i, buf);
 	}
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;

@@ -6,7 +6,7 @@
 # below it.  This reads the list from the header and, for every object of
 # the library built from a listed file, the functions it defines and those
 # it calls (nm): a call from a file into one at or above it in the list
-# fails, as does a file of the family (btf_encoder*.c, btf_encoders*.c)
+# fails, as does a file of the family (btf_encoder*.c, btf_merge*.c)
 # that the list leaves out.  The symbols are the compiler's, so a call
 # through a table of functions (die_ops[]) counts as well.  Last, the files
 # of the whole library must call each other without a cycle.
@@ -19,7 +19,7 @@ OBJDIR=$BUILDDIR/CMakeFiles/btfenc.dir
 [ -d "$OBJDIR" ] || die "no objects in $OBJDIR (build first)"
 
 # The files in the header's order, top first.
-mapfile -t order < <(sed -n 's/^ \*   \(btf_encoders\?_\?[a-z]*\.c\) .*/\1/p' "$HDR")
+mapfile -t order < <(sed -n 's/^ \*   \(btf_\(encoder\|merge\)_\?[a-z]*\.c\) .*/\1/p' "$HDR")
 [ "${#order[@]}" -ge 10 ] || die "cannot read the list of files from $HDR (${#order[@]} found)"
 
 declare -A rank
@@ -28,7 +28,7 @@ for i in "${!order[@]}"; do
 done
 
 # Every file of the family in the tree is in the list.
-for src in "$SRCDIR"/btf_encoder*.c; do
+for src in "$SRCDIR"/btf_encoder*.c "$SRCDIR"/btf_merge*.c; do
 	f=$(basename "$src")
 	if [ -n "${rank[$f]+set}" ]; then
 		ok "$f is in btf_encoder_priv.h's list (place ${rank[$f]})"
@@ -67,6 +67,33 @@ for f in "${order[@]}"; do
 done
 # A list that nothing calls across would prove nothing.
 [ "$edges" -gt 20 ] || not_ok "only $edges calls between the encoder's files: is nm reading them?"
+
+# The shared function table is below the encoder: elf_functions.h and .c
+# include nothing of it (btf_encoder*.h), directly or through the headers
+# they include; what a node holds is btf_func_state.h's.
+# includes FILE: FILE's own headers ("..."), and theirs, each once.
+includes()
+{
+	local todo=("$1") seen=" " f h
+	while [ ${#todo[@]} -gt 0 ]; do
+		f=${todo[0]}
+		todo=("${todo[@]:1}")
+		while read -r h; do
+			[[ $seen == *" $h "* ]] && continue
+			seen="$seen$h "
+			echo "$h"
+			[ -f "$SRCDIR/$h" ] && todo+=("$SRCDIR/$h")
+		done < <(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f")
+	done
+}
+for f in elf_functions.h elf_functions.c; do
+	bad=$(includes "$SRCDIR/$f" | grep -E '(^|/)btf_encoder[a-z_]*\.h$' | paste -sd' ')
+	if [ -z "$bad" ]; then
+		ok "$f includes nothing of the encoder"
+	else
+		not_ok "$f includes the encoder's $bad"
+	fi
+done
 
 # The whole library: no two files reach each other through their calls
 # (tsort finds every cycle of the file graph).

@@ -2,8 +2,8 @@
 /*
  * The merge: the chunks of all encoders appended in order to one BTF (a
  * module's, split BTF) while the workers run (struct btf_sink); then, once
- * every worker is done, in one thread: the FUNCs (btf_encoders_funcs.c) and the VARs
- * (btf_encoders_vars.c) added; the whole deduplicated once; then whether a
+ * every worker is done, in one thread: the FUNCs (btf_merge_funcs.c) and the VARs
+ * (btf_merge_vars.c) added; the whole deduplicated once; then whether a
  * chunk's own dedup may have made the result differ from upstream's
  * (BTF_ENCODERS_AGAIN).  btf_encoders__merge() at the bottom reads as the
  * steps go.
