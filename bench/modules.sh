@@ -67,7 +67,7 @@ fi
 tmp=$(mktemp -d -p "$([ -w /dev/shm ] && echo /dev/shm || echo "${TMPDIR:-/tmp}")")
 trap 'rm -rf "$tmp"' EXIT
 for i in "${inputs[@]}"; do
-	if [ -d "$i" ]; then find "$i" -name '*.ko' -type f; else echo "$i"; fi
+	if [ -d "$i" ]; then find -H "$i" -name '*.ko' -type f; else echo "$i"; fi
 done | sort -u > "$tmp/all"
 if [ "$sample" -gt 0 ]; then
 	awk -v seed="$seed" 'BEGIN { srand(seed) } { printf "%.9f\t%s\n", rand(), $0 }' "$tmp/all" |
