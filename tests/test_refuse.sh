@@ -343,37 +343,34 @@ expect_names()
 	fi
 }
 
-# expect_refused WHAT REL FILE PATTERN: REL refuses FILE in one line.
-expect_refused()
+# expect_line WHAT REL FILE RE: REL fails on FILE: exit 1, one line
+# "pahole: FILE: ..." matching RE after the file's name, nothing written.
+expect_line()
 {
-	local what=$1 rel=$2 file=$3 pat=$4
+	local what=$1 rel=$2 file=$3 re=$4
 	rm -f "$OUT"/*
 	PAHOLE_COMPAT=$rel "$PAHOLE" -J --btf_features=default --btf_encode_detached="$OUT/ours.btf" \
 		"$file" > /dev/null 2> "$TMP/stderr"
 	RC=$?
 	if [ "$RC" -eq 1 ] && [ "$(nlines "$TMP/stderr")" -eq 1 ] && [ ! -e "$OUT/ours.btf" ] &&
-	   grep -qE -- "$file: encoding BTF failed: .*$pat" "$TMP/stderr"; then
-		ok "$what [$rel]: refused: $(cat "$TMP/stderr")"
+		grep -qE -- "^pahole: $file: $re" "$TMP/stderr"; then
+		ok "$what [$rel]: $(cat "$TMP/stderr")"
 	else
-		not_ok "$what [$rel]: exit $RC, want one line /$pat/: $(paste -sd'|' "$TMP/stderr")"
+		not_ok "$what [$rel]: exit $RC, want one line /$re/: $(paste -sd'|' "$TMP/stderr")"
 	fi
 }
 
+# expect_refused WHAT REL FILE PATTERN: REL refuses to encode FILE (PATTERN says why).
+expect_refused()
+{
+	expect_line "$1" "$2" "$3" "encoding BTF failed: .*$4"
+}
+
 # expect_unreadable WHAT REL FILE PATTERN: FILE is bad input when opened (its
-# alternate file, say): exit 1, one line "pahole: FILE: ..." matching PATTERN, no output.
+# alternate file, say), PATTERN after its name.
 expect_unreadable()
 {
-	local what=$1 rel=$2 file=$3 pat=$4
-	rm -f "$OUT"/*
-	PAHOLE_COMPAT=$rel "$PAHOLE" -J --btf_features=default --btf_encode_detached="$OUT/ours.btf" \
-		"$file" > /dev/null 2> "$TMP/stderr"
-	RC=$?
-	if [ "$RC" -eq 1 ] && [ "$(nlines "$TMP/stderr")" -eq 1 ] && [ ! -e "$OUT/ours.btf" ] &&
-		grep -qE -- "^pahole: $file: $pat" "$TMP/stderr"; then
-		ok "$what [$rel]: $(cat "$TMP/stderr")"
-	else
-		not_ok "$what [$rel]: exit $RC, want one line /$pat/: $(paste -sd'|' "$TMP/stderr")"
-	fi
+	expect_line "$1" "$2" "$3" "$4"
 }
 
 # same_btf WHAT A B: btfcanon finds no difference between BTF files A and B.

@@ -65,22 +65,29 @@ rules()
 	done
 }
 
+# reshaped WHAT REL DIR ORDER HDR [--layout]: DIR's module on its base
+# rewritten in that byte order and header: the same bytes as on the base as written.
+reshaped()
+{
+	local what=$1 rel=$2 dir=$3 b=$3/base.$2.$4.$5${6:+L}.btf
+	python3 "$REWRITE" "$dir/base.$rel.btf" "$b" --order "$4" --hdr "$5" ${6:-} ||
+		{ not_ok "$what $rel: btf_rewrite.py ${*:4} failed"; return; }
+	PAHOLE_COMPAT=$rel "$PAHOLE" -J --btf_features=default --btf_base "$b" \
+		--btf_encode_detached="$b.mod" "$dir/mod.o" ||
+		{ not_ok "$what $rel: base ${*:4}: pahole failed"; return; }
+	check "$what $rel: base ${*:4}: the module's BTF as on the base as written" \
+		cmp -s "$b.mod" "$dir/mod.$rel.btf"
+}
+
 # shapes CC: the module on its base rewritten in every shape: the same bytes.
 shapes()
 {
-	local dir=$TMP/$1 rel shape b
+	local dir=$TMP/$1 rel shape
 	for rel in v1.31 v1.32; do
 		for shape in "little 24" "big 24" "little 32" "big 32" "little 32 --layout" \
 			"big 32 --layout"; do
-			set -- $shape
-			b=$dir/base.$rel.$1.$2${3:+L}.btf
-			python3 "$REWRITE" "$dir/base.$rel.btf" "$b" --order "$1" --hdr "$2" ${3:-} ||
-				{ not_ok "btf_rewrite.py $shape failed"; continue; }
-			PAHOLE_COMPAT=$rel "$PAHOLE" -J --btf_features=default --btf_base "$b" \
-				--btf_encode_detached="$b.mod" "$dir/mod.o" ||
-				{ not_ok "$rel: base $shape: pahole failed"; continue; }
-			check "$rel: base $shape: the module's BTF as on the base as written" \
-				cmp -s "$b.mod" "$dir/mod.$rel.btf"
+			# shellcheck disable=SC2086 # the shape is words
+			reshaped "$1" "$rel" "$dir" $shape
 		done
 		# An ELF file's .BTF, added in place.
 		cp "$dir/base.o" "$dir/base.elf.o"
@@ -112,7 +119,7 @@ types()
 # big_endian: clang's s390x objects (module.c alone); their base in both orders and headers.
 big_endian()
 {
-	local dir=$TMP/s390x rel shape b
+	local dir=$TMP/s390x rel shape
 	build clang "$dir" --target=s390x-linux-gnu ||
 		{ not_ok "clang --target=s390x-linux-gnu cannot build the fixtures"; return; }
 	cp "$dir/m1.o" "$dir/mod.o"
@@ -123,14 +130,8 @@ big_endian()
 		check "s390x $rel: bpftool reads the module on its base" \
 			bpftool -B "$dir/base.$rel.btf" btf dump file "$dir/mod.$rel.btf" > /dev/null
 		for shape in "little 24" "little 32 --layout" "big 32" "big 32 --layout"; do
-			set -- $shape
-			b=$dir/base.$rel.$1.$2${3:+L}.btf
-			python3 "$REWRITE" "$dir/base.$rel.btf" "$b" --order "$1" --hdr "$2" ${3:-}
-			PAHOLE_COMPAT=$rel "$PAHOLE" -J --btf_features=default --btf_base "$b" \
-				--btf_encode_detached="$b.mod" "$dir/mod.o" ||
-				{ not_ok "s390x $rel: base $shape: pahole failed"; continue; }
-			check "s390x $rel: base $shape: the module's BTF as on the base as written" \
-				cmp -s "$b.mod" "$dir/mod.$rel.btf"
+			# shellcheck disable=SC2086 # the shape is words
+			reshaped s390x "$rel" "$dir" $shape
 		done
 		# The types that clang's x86-64 module.c keeps on its base, by the same rules.
 		PAHOLE_COMPAT=$rel "$PAHOLE" -J --btf_features=default \
