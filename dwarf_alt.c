@@ -186,10 +186,9 @@ static int alt_file__try(struct dwarf_alt *a, Dwarf *dwarf, const char *file,
 	*cause = alt_file__judge(a->fd, main, ident, &elf);
 	if (!*cause) {
 		a->elf = elf;
-		a->owned = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
-		if (a->owned) {
-			dwarf_setalt(dwarf, a->owned);
-			a->dwarf = a->owned;
+		a->dwarf = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+		if (a->dwarf) {
+			dwarf_setalt(dwarf, a->dwarf);
 			return 1;
 		}
 		*cause = "corrupt DWARF: libdw cannot read it";
@@ -201,6 +200,13 @@ static int alt_file__try(struct dwarf_alt *a, Dwarf *dwarf, const char *file,
 	a->fd = -1;
 	return elfutils__err(-EINVAL) == -ENOMEM ? -ENOMEM : -ENOEXEC;
 }
+
+/* How the file names its alternate file, besides the name (dwarf_alt.link). */
+struct alt_link {
+	const unsigned char *id; /* its build ID (.debug_sup: its checksum), id_len bytes */
+	uint64_t id_len;
+	bool sup; /* named by .debug_sup (DWARF 5, DW_FORM_ref_sup4/8) */
+};
 
 /* Where a .debug_sup names its file: 0 and *@name, *@id (*@id_len bytes), or -ENOENT. */
 static int debug_sup__read(Dwarf *dwarf, const unsigned char *ident, const char **name,
@@ -238,23 +244,23 @@ static int debug_sup__read(Dwarf *dwarf, const unsigned char *ident, const char 
  * .debug_sup, which libdw does not look for: the name, then the checksum
  * dwz puts there as a build ID.
  */
-static int alt_file__find(struct dwarf_alt *a, Dwarf *dwarf, const char *path,
-			  const struct stat *main, const unsigned char *ident, char *why,
-			  size_t len)
+static int alt_file__find(struct dwarf_alt *a, Dwarf *dwarf, const struct alt_link *l,
+			  const char *path, const struct stat *main, const unsigned char *ident,
+			  char *why, size_t len)
 {
-	const char *what = a->sup ? "DWARF 5 supplementary file" : "dwz alternate file";
-	const char *section = a->sup ? ".debug_sup" : ".gnu_debugaltlink";
+	const char *what = l->sup ? "DWARF 5 supplementary file" : "dwz alternate file";
+	const char *section = l->sup ? ".debug_sup" : ".gnu_debugaltlink";
 	const char *cause = NULL;
 	char *places[2] = { NULL, NULL };
-	bool by_id = a->id_len >= 3 && a->id_len <= 64;
+	bool by_id = l->id_len >= 3 && l->id_len <= 64;
 	size_t nr = 0, i;
 	int err = 0;
 
-	if (by_id && !a->sup)
-		err = by_build_id(a->id, a->id_len, &places[nr++]);
+	if (by_id && !l->sup)
+		err = by_build_id(l->id, l->id_len, &places[nr++]);
 	err = err ?: beside(path, a->link, &places[nr++]);
-	if (!err && by_id && a->sup)
-		err = by_build_id(a->id, a->id_len, &places[nr++]);
+	if (!err && by_id && l->sup)
+		err = by_build_id(l->id, l->id_len, &places[nr++]);
 	for (i = 0; !err && i < nr && !a->dwarf; i++) {
 		err = alt_file__try(a, dwarf, places[i], main, ident, &cause);
 		if (err < 0)
@@ -278,6 +284,7 @@ int dwarf_alt__open(struct dwarf_alt *a, Dwarf *dwarf, Elf *elf, int fd, const c
 		    char *why, size_t len)
 {
 	const unsigned char *ident = (const unsigned char *)elf_getident(elf, NULL);
+	struct alt_link l = {};
 	const void *build_id;
 	struct stat main;
 	ssize_t n;
@@ -286,19 +293,19 @@ int dwarf_alt__open(struct dwarf_alt *a, Dwarf *dwarf, Elf *elf, int fd, const c
 	a->fd = -1;
 	n = dwelf_dwarf_gnu_debugaltlink(dwarf, &a->link, &build_id);
 	if (n > 0) {
-		a->id = build_id;
-		a->id_len = n;
-	} else if (!ident || debug_sup__read(dwarf, ident, &a->link, &a->id, &a->id_len)) {
+		l.id = build_id;
+		l.id_len = n;
+	} else if (!ident || debug_sup__read(dwarf, ident, &a->link, &l.id, &l.id_len)) {
 		a->link = NULL;
 		return 0;
 	} else {
-		a->sup = true;
+		l.sup = true;
 	}
 	if (fstat(fd, &main)) {
 		snprintf(why, len, "%s", strerror(errno));
 		return -errno;
 	}
-	return alt_file__find(a, dwarf, path, &main, ident, why, len);
+	return alt_file__find(a, dwarf, &l, path, &main, ident, why, len);
 }
 
 int dwarf_alt__units(struct dwarf_alt *a, Dwarf *dwarf)
@@ -333,13 +340,13 @@ void dwarf_alt__free(struct dwarf_alt *a)
 {
 	darray__free(&a->units);
 	/* After the file's Dwarf, as dwarf_setalt() asks. */
-	if (a->owned)
-		dwarf_end(a->owned);
+	if (a->dwarf)
+		dwarf_end(a->dwarf);
 	if (a->elf)
 		elf_end(a->elf);
 	if (a->fd >= 0)
 		close(a->fd);
-	a->owned = NULL;
+	a->dwarf = NULL;
 	a->elf = NULL;
 	a->fd = -1;
 }

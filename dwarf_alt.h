@@ -27,15 +27,14 @@
 #include "lib/darray.h"
 
 struct dwarf_alt {
-	Dwarf *dwarf; /* the file's alternate file, NULL when it names none */
-	const char *link; /* the file .gnu_debugaltlink or .debug_sup names, or NULL */
-	bool sup; /* named by .debug_sup (DWARF 5, DW_FORM_ref_sup4/8) */
-	const unsigned char *id; /* its build ID (or .debug_sup's checksum), id_len bytes */
-	uint64_t id_len;
-	/* What we opened: ended after the file's Dwarf, as dwarf_setalt() asks. */
-	Dwarf *owned;
+	/*
+	 * The file's alternate file, NULL when it names none: opened by us, and
+	 * ended (with @elf and @fd) after the file's Dwarf, as dwarf_setalt() asks.
+	 */
+	Dwarf *dwarf;
 	Elf *elf;
 	int fd;
+	const char *link; /* the file .gnu_debugaltlink or .debug_sup names, or NULL */
 	/* The partial units of the alternate file the file imports, in their order there. */
 	DARRAY(Dwarf_Die) units;
 };

@@ -523,7 +523,6 @@ void dwarf_loader__release(struct dwarf_loader *l)
 	l->debug_info = l->debug_info_end = NULL;
 	l->fd = -1;
 	dwarf_alt__free(&l->alt);
-	l->alt.dwarf = NULL;
 }
 
 void dwarf_loader__close(struct dwarf_loader *l)
