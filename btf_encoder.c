@@ -371,6 +371,61 @@ static int btf_encoder__read_members(struct btf_encoder *e, Dwarf_Die *die, size
 	return err;
 }
 
+/* Merges the runs @a[0, @mid) and @a[@mid, @n), each in order, by offset into @out. */
+static void members_merge(const struct pending_member *a, size_t mid, size_t n,
+			  struct pending_member *out)
+{
+	size_t i = 0, j = mid, k = 0;
+
+	while (i < mid && j < n)
+		out[k++] = a[j].bit_off / 8 < a[i].bit_off / 8 ? a[j++] : a[i++];
+	while (i < mid)
+		out[k++] = a[i++];
+	while (j < n)
+		out[k++] = a[j++];
+}
+
+/*
+ * rustc lays a struct's fields out in an order of its own and lists them in
+ * DWARF in the source's, so pahole sorts the data members of a Rust unit's
+ * types by byte offset once the unit is read (v1.31's dwarf_loader.c,
+ * cu__finalize(): cu__language_reorders_offsets(), type__sort_by_offset();
+ * the same in v1.32).  Its sort is a stable one (members of one offset, as
+ * zero-sized fields, keep their order) and compares a member with the
+ * DWARF child after it, which in rustc's DWARF is a member until the
+ * members end, so it orders the members alone.  A bottom-up merge sort in
+ * the room past the members: a Rust struct may have 65,535 of them.  The
+ * index a decl tag names stays the member's DWARF one, as pahole's does.
+ */
+static int btf_encoder__sort_members(struct btf_encoder *e, size_t first)
+{
+	size_t n = e->cu.members.nr - first, width, i;
+	struct pending_member *a, *b, *t;
+
+	if (n < 2)
+		return 0;
+	if (e->cu.members.capacity < first + 2 * n &&
+	    !darray__grow((void **)&e->cu.members.data, &e->cu.members.capacity,
+			  sizeof(*e->cu.members.data), first + 2 * n))
+		return -ENOMEM;
+	a = e->cu.members.data + first;
+	b = a + n;
+	for (width = 1; width < n; width *= 2) {
+		for (i = 0; i < n; i += 2 * width) {
+			size_t mid = i + width < n ? width : n - i;
+			size_t len = i + 2 * width < n ? 2 * width : n - i;
+
+			members_merge(a + i, mid, len, b + i);
+		}
+		t = a;
+		a = b;
+		b = t;
+	}
+	if (a != e->cu.members.data + first)
+		memcpy(e->cu.members.data + first, a, n * sizeof(*a));
+	return 0;
+}
+
 /*
  * A struct's types (clang nests there the anonymous struct or union of a
  * member) each come before the struct, in DIE order: pahole v1.31 numbers a
@@ -395,6 +450,8 @@ static int btf_encoder__encode_struct(struct btf_encoder *e, Dwarf_Die *die)
 		return err ?: btf_encoder__added(e, die, id);
 	}
 	err = btf_encoder__read_members(e, die, first);
+	if (!err && e->cu.members_by_offset)
+		err = btf_encoder__sort_members(e, first);
 	/* gcc's tags of the struct itself come after its members'. */
 	err = err ?: btf_encoder__push_gnu_decl_tags(e, &a, -1);
 	if (err) {
@@ -419,44 +476,51 @@ static int btf_encoder__encode_struct(struct btf_encoder *e, Dwarf_Die *die)
 	return err ?: btf_encoder__add_cu_decl_tags(e, id, first_tag);
 }
 
+/*
+ * Whether an ENUM64 is signed: pahole reads the encoding of the DIE that
+ * DW_AT_type names, and nothing past it (a typedef there has none, and
+ * makes it unsigned): v1.31's dwarf_loader.c, type__init().
+ */
 static bool enum_is_signed(struct die_attrs *a)
 {
-	Dwarf_Die type;
 	Dwarf_Attribute attr;
 	Dwarf_Word enc;
-
-	int hops;
+	Dwarf_Die type;
 
 	if (!a->type || a->type == REF_BAD || !die_ref_followed(&a->type_attr, &a->refs) ||
 	    !dwarf_alt__ref_die(&a->type_attr, &type))
 		return false;
-	/* The underlying type may be a typedef or qualified; a cycle is no base type. */
-	for (hops = 0; dwarf_tag(&type) != DW_TAG_base_type; hops++) {
-		if (hops == 16 || !dwarf_attr(&type, DW_AT_type, &attr) ||
-		    !die_ref_followed(&attr, &a->refs) || !dwarf_alt__ref_die(&attr, &type))
-			return false;
-	}
 	if (!dwarf_attr(&type, DW_AT_encoding, &attr) || dwarf_formudata(&attr, &enc))
 		return false;
 	return enc == DW_ATE_signed || enc == DW_ATE_signed_char;
 }
 
-/*
- * Kernels without ENUM64 know no signed enums either: there upstream keeps
- * the low 32 bits of each value, unsigned.
- */
-static int64_t enum_value32(const struct btf_encoder *e, bool is_signed, int64_t val)
+/* Notes @die, a subprogram an enumeration declares, for the release that names nothing by it. */
+static int btf_encoder__note_enum_subprogram(struct btf_encoder *e, Dwarf_Die *die)
 {
-	if (is_signed && btf_encoder__has(e, BTF_FEAT_ENUM64))
-		return (int32_t)val;
-	return (uint32_t)val;
+	uint32_t *off;
+
+	if (btf_encoder_conf__follows(e->in->conf, BTF_RULE_ENUM_SUBPROGRAMS))
+		return 0;
+	off = darray__push(&e->cu.enum_subprograms);
+	if (!off)
+		return -ENOMEM;
+	*off = btf_encoder__die_off(e, die);
+	return 0;
 }
 
+/*
+ * An ENUM's sign is its values': libbpf's btf__add_enum_value() marks it
+ * signed at the first negative value pahole hands it (read as libdw's
+ * dwarf_formudata() reads any constant), whatever the type under it says
+ * (Rust's and C++'s enums on a signed type with no negative value stay
+ * unsigned).  Without enum64 pahole hands it each value's low 32 bits.
+ */
 static int btf_encoder__encode_enum(struct btf_encoder *e, Dwarf_Die *die)
 {
+	bool is64, negative = false;
 	struct die_attrs a;
 	Dwarf_Die child;
-	bool is_signed, is64;
 	uint32_t nr = 0;
 	int id, err = 0;
 
@@ -469,10 +533,9 @@ static int btf_encoder__encode_enum(struct btf_encoder *e, Dwarf_Die *die)
 	/* BTF enums are 1, 2, 4 or 8 bytes; C++ has them on __int128 too. */
 	if (!is_pow2(a.byte_size) || a.byte_size > 8)
 		return -BTF_REFUSED_ENUM_SIZE;
-	is_signed = enum_is_signed(&a);
 	is64 = a.byte_size > 4 && btf_encoder__has(e, BTF_FEAT_ENUM64);
 	if (is64)
-		id = btf__add_enum64(e->btf, NULL, a.byte_size, is_signed);
+		id = btf__add_enum64(e->btf, NULL, a.byte_size, enum_is_signed(&a));
 	else
 		id = btf__add_enum(e->btf, NULL, a.byte_size);
 	err = btf_encoder__name_type(e, id, btf_encoder__str(e, &a));
@@ -483,16 +546,21 @@ static int btf_encoder__encode_enum(struct btf_encoder *e, Dwarf_Die *die)
 		struct die_attrs v;
 		int64_t val;
 
+		if (dwarf_tag(&child) == DW_TAG_subprogram) {
+			err = btf_encoder__note_enum_subprogram(e, &child);
+			continue;
+		}
 		if (dwarf_tag(&child) != DW_TAG_enumerator)
 			continue;
 		btf_encoder__attrs(e, &child, &v);
 		val = (int64_t)v.const_value;
+		negative |= val < 0;
 		err = btf_encoder__add_enum_value(e, id, nr++, is64, &v,
-						  is64 ? val : enum_value32(e, is_signed, val));
+						  is64 ? val : (uint32_t)val);
 	} while (!err && btf_encoder__sibling(e, &child) == 0);
 	warn_vlen(die, nr);
 out:
-	if (!err && !is64 && is_signed && btf_encoder__has(e, BTF_FEAT_ENUM64)) {
+	if (!err && !is64 && negative && btf_encoder__has(e, BTF_FEAT_ENUM64)) {
 		struct btf_type *t = btf_type__mut(e->btf, id);
 
 		t->info |= 1u << 31; /* kind_flag: signed values */
@@ -829,6 +897,7 @@ static int btf_encoder__encode_children(struct btf_encoder *e, Dwarf_Die *parent
 static void btf_encoder__begin_unit(struct btf_encoder *e, Dwarf_Die *cu_die)
 {
 	e->cu.die = *cu_die;
+	e->cu.members_by_offset = dwarf_srclang(cu_die) == DW_LANG_Rust;
 	die_ref_ctx__init(&e->cu.ref_ctx, cu_die, e->in->global_refs, &e->in->ref_space);
 	die_reader__begin_cu(&e->cu.reader, cu_die, e->in->big_endian, die_attrs__wanted);
 	btf_encoder__sig_begin_unit(e, cu_die);

@@ -144,7 +144,7 @@ static int btf_encoder__drop_unnamed(struct btf_encoder *e)
 int btf_encoder__collect_func(struct btf_encoder *e, Dwarf_Die *die)
 {
 	struct elf_functions_entry *entry;
-	uint32_t origin = 0;
+	uint32_t origin = 0, ret_type;
 	struct die_attrs a;
 	struct cu_func_off *at;
 	struct cu_func *f;
@@ -155,9 +155,19 @@ int btf_encoder__collect_func(struct btf_encoder *e, Dwarf_Die *die)
 		return 0;
 	if (a.has_origin && dwarf_whatattr(&a.origin_attr) == DW_AT_abstract_origin)
 		origin = die_ref(&a.origin_attr, &e->cu.ref_ctx);
+	ret_type = a.type;
 	die_attrs__inherit(&a, false);
 	if (!a.name)
 		return 0;
+	/*
+	 * pahole takes the name through DW_AT_abstract_origin or
+	 * DW_AT_specification, but the return type only from the DIE or its
+	 * abstract origin (v1.31's dwarf_loader.c,
+	 * cu__resolve_func_ret_types_optimized()): a definition of what a
+	 * struct or an enum declares (rustc's methods, C++'s) returns void.
+	 */
+	if (!ret_type && origin)
+		ret_type = a.origin_type;
 	entry = elf_functions__find(e->in->functions, a.name);
 	if (!entry)
 		return 0;
@@ -173,7 +183,9 @@ int btf_encoder__collect_func(struct btf_encoder *e, Dwarf_Die *die)
 		e->cu.funcs_unsorted = true;
 	if ((origin & REF_DIE) && origin != REF_BAD)
 		f->origin_off = origin & REF_OFF_MASK;
-	f->ret_type = a.type;
+	if ((a.name_ref & REF_DIE) && a.name_ref != REF_BAD)
+		f->name_off = a.name_ref & REF_OFF_MASK;
+	f->ret_type = ret_type;
 	btf_encoder__sig_collect_func(e, die, f);
 	err = btf_encoder__collect_params(e, die, f);
 	/* gcc's tags of the function come after its parameters'. */
@@ -316,6 +328,42 @@ static void btf_encoder__pass_on_unexpected(struct btf_encoder *e)
 	}
 }
 
+static int u32__cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * v1.31 makes no function of a subprogram that an enumeration declares
+ * (its dwarf_loader.c, die__create_new_enumeration(): "not handled"), so
+ * the definitions named through one (DW_AT_specification, and a concrete
+ * instance through that abstract one) have no name there, and are no
+ * sighting of any function.  Drops them, once the CU's enumerations are
+ * all met, before anything is decided.
+ */
+static void btf_encoder__drop_enum_subprograms(struct btf_encoder *e)
+{
+	uint32_t *decls = e->cu.enum_subprograms.data;
+	size_t i, kept = 0, nr = e->cu.enum_subprograms.nr;
+
+	if (!nr)
+		return;
+	if (nr > 1)
+		qsort(decls, nr, sizeof(*decls), u32__cmp);
+	for (i = 0; i < e->cu.funcs.nr; i++) {
+		const struct cu_func *f = &e->cu.funcs.data[i];
+
+		if (f->name_off && bsearch(&f->name_off, decls, nr, sizeof(*decls), u32__cmp))
+			continue;
+		e->cu.func_index.data[kept] = (struct cu_func_off){ f->die_off, kept };
+		e->cu.funcs.data[kept++] = *f;
+	}
+	e->cu.funcs.nr = kept;
+	e->cu.func_index.nr = kept;
+}
+
 int btf_encoder__save_cu_funcs(struct btf_encoder *e)
 {
 	/* v1.32's FUNCs are upstream's later rules' alone (btf_encoder_sigs.c). */
@@ -324,6 +372,7 @@ int btf_encoder__save_cu_funcs(struct btf_encoder *e)
 	uint32_t j;
 	int err;
 
+	btf_encoder__drop_enum_subprograms(e);
 	for (i = 0; i < e->cu.funcs.nr; i++) {
 		struct cu_func *f = &e->cu.funcs.data[i];
 

@@ -133,6 +133,7 @@ struct cu_func {
 	bool raw_unexpected; /* a register unexpected, before a struct forgives it */
 	/* The CU-relative offsets of its DIE and of its DW_AT_abstract_origin (or 0). */
 	uint32_t die_off, origin_off;
+	uint32_t name_off; /* of the DIE its name comes from, if not its own (or 0) */
 	/* With true_signature: */
 	uint64_t addr; /* DW_AT_low_pc, or 0 */
 	bool changed; /* sig_func__changed() */
@@ -205,6 +206,16 @@ struct btf_encoder_cu {
 	DARRAY(struct cu_func_off) func_index;
 	bool funcs_unsorted;
 	bool open; /* merged_cus: the chunk's units walked so far await finishing */
+	/*
+	 * Without BTF_RULE_ENUM_SUBPROGRAMS: the offsets of the subprograms
+	 * that enumerations declare, whose definitions go unnamed.
+	 */
+	DARRAY(uint32_t) enum_subprograms;
+	/*
+	 * The unit is Rust's, whose structs' data members pahole lists by
+	 * offset, not in DWARF's order (btf_encoder__sort_members()).
+	 */
+	bool members_by_offset;
 	int err;
 };
 

@@ -89,6 +89,7 @@ void btf_encoder_cu__reset(struct btf_encoder_cu *cu)
 	cu->imported.nr = 0;
 	cu->import_depth = 0;
 	cu->funcs_unsorted = false;
+	cu->enum_subprograms.nr = 0;
 }
 
 void btf_encoder_cu__free(struct btf_encoder_cu *cu)
@@ -97,6 +98,7 @@ void btf_encoder_cu__free(struct btf_encoder_cu *cu)
 	ptr_map__free(&cu->sparse_map);
 	darray__free(&cu->refs);
 	darray__free(&cu->funcs);
+	darray__free(&cu->enum_subprograms);
 	darray__free(&cu->func_index);
 	darray__free(&cu->params);
 	darray__free(&cu->proto);

@@ -17,7 +17,7 @@ struct btf_release {
 static const struct btf_release releases[] = {
 	{ "v1.32", 132,
 	  RULE(NESTED_ARRAYS) | RULE(FUNCS_V132) | RULE(FEATURES_ALL) | RULE(DEDUP_TYPEDEF_GRAPHS) |
-		  RULE(DEDUP_IDENTICAL_TYPES) | RULE(IMPORTED_UNITS) },
+		  RULE(DEDUP_IDENTICAL_TYPES) | RULE(IMPORTED_UNITS) | RULE(ENUM_SUBPROGRAMS) },
 	{ "v1.31", 131, 0 },
 };
 

@@ -58,6 +58,12 @@ enum btf_rule {
 	 * writes nothing).
 	 */
 	BTF_RULE_IMPORTED_UNITS,
+	/*
+	 * A subprogram an enumeration declares (rustc: a method of a C-like
+	 * enum) names the definitions that refer to it (DW_AT_specification);
+	 * v1.31 makes nothing of it, so they have no name, and no FUNC.
+	 */
+	BTF_RULE_ENUM_SUBPROGRAMS,
 	BTF_RULE__NR,
 };
 

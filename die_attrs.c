@@ -293,7 +293,11 @@ void die_attrs__inherit(struct die_attrs *a, bool origin_type)
 		if (!die_ref_followed(&origin, &a->refs) || !dwarf_alt__ref_die(&origin, &odie))
 			return;
 		die_attrs__read(&odie, &o, &a->refs);
+		if (!hops)
+			a->origin_type = o.type;
 		a->name = o.name;
+		if (o.name)
+			a->name_ref = die_ref(&origin, &a->refs);
 		/* A variable takes its declaration's type, as upstream does. */
 		if (!a->type || (origin_type && o.type))
 			a->type = o.type;

@@ -110,6 +110,8 @@ struct die_attrs {
 	bool name_inline; /* DW_FORM_string: in .debug_info, its pointer seen once */
 	Dwarf_Attribute type_attr;
 	Dwarf_Attribute origin_attr; /* DW_AT_abstract_origin or DW_AT_specification */
+	uint32_t origin_type; /* die_attrs__inherit(): the type of the DIE origin_attr names */
+	uint32_t name_ref; /* die_attrs__inherit(): the reference to the DIE the name came from */
 	Dwarf_Attribute location_attr;
 	Dwarf_Attribute gnu_annotation_attr; /* the first of gcc's annotations */
 	bool has_gnu_annotation;
@@ -138,7 +140,9 @@ void die_attrs__read(Dwarf_Die *die, struct die_attrs *a, const struct die_ref_c
  * Fills what a concrete DIE leaves to its abstract origin or declaration
  * (DW_AT_abstract_origin, DW_AT_specification): the name, the type (with
  * @origin_type, the origin's wins, as upstream has it for variables), and
- * DW_AT_external.  An origin in another unit is read only with a->refs.global.
+ * DW_AT_external; in a->origin_type the type of the first origin alone, in
+ * a->name_ref the reference to the one that has the name.  An origin in
+ * another unit is read only with a->refs.global.
  */
 void die_attrs__inherit(struct die_attrs *a, bool origin_type);
 
