@@ -5,7 +5,7 @@
 
 Each line of PAIRS is "A B OUT": the diff of A against B, both split BTF on
 BASE, is written to OUT as `btfcanon diff A B --base-a BASE --base-b BASE
---max 20` writes it.  btfcanon (../shared/tools/btfcanon) is imported, not
+--max 20` writes it; BASE "-" is none (A and B whole BTF).  btfcanon (../shared/tools/btfcanon) is imported, not
 run, so that the base (a vmlinux's, 100,000 types) is parsed once for all
 pairs rather than twice for each: tests/diff_upstream.sh uses it for
 modules.
@@ -53,7 +53,7 @@ def diff(bc, base, a_path, b_path, out, most=20):
 
 def main():
     bc = load_btfcanon(sys.argv[1])
-    base = bc.BTF(sys.argv[2])
+    base = bc.BTF(sys.argv[2]) if sys.argv[2] != "-" else None
     for line in sys.stdin:
         a, b, out = line.split()
         with open(out, "w") as f:
