@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# build-kernel.sh - build a small clang-compiled Linux 6.1 kernel (vmlinux +
-# a few modules) with DWARF debug info, as input for BTF encoder comparisons
-# (our encoder vs. upstream `pahole -J`).
+# build-kernel.sh - build a small clang-compiled Linux kernel (6.1 or 7.2:
+# vmlinux + a few modules) with DWARF debug info, as input for BTF encoder
+# comparisons (our encoder vs. upstream `pahole -J`), and with PAHOLE set, a
+# kernel whose own scripts encode its BTF with that pahole.
 #
 # Usage:
 #   tests/kernels/build-kernel.sh ARCH OUTDIR [scripts/config args...]
 #     ARCH    x86_64 | arm64
 #     OUTDIR  work directory; the kernel source is unpacked into
-#             OUTDIR/linux-source-6.1 (only if not already there) and the
+#             OUTDIR/linux-source-$KVER (only if not already there) and the
 #             results are copied to OUTDIR/out/:
 #               out/vmlinux, out/*.ko, out/config, out/System.map
 #
@@ -18,8 +19,19 @@
 #                 (extra command-line arguments after OUTDIR are appended)
 #   DWARF         4 (default) | 5 | default  (toolchain default DWARF version)
 #   JOBS          parallel make jobs (default: nproc)
-#   KSRC_TARBALL  default /usr/src/linux-source-6.1.tar.xz
-#                 (Debian package linux-source-6.1)
+#   KVER          the kernel: 6.1 (default) or 7.2
+#   KSRC_TARBALL  default /usr/src/linux-source-$KVER.tar.xz (Debian's
+#                 linux-source-6.1; 7.2's is sid's: tests/kernels/sid-tools.sh
+#                 fetches it, with bindgen)
+#   LLVM          the kernel's LLVM= (default 1: clang, lld...; -22:
+#                 clang-22, ld.lld-22... from this Debian release's updates)
+#   RUST          1: Rust in the kernel (7.2): RUST, the rust_minimal sample
+#                 as a module; needs RUSTC (default /usr/bin/rustc, Debian's
+#                 rustc-web, with rust-web-src) and BINDGEN (sid-tools.sh's
+#                 wrapper of sid's bindgen 0.72)
+#   RUST_LTO      1: drop `&& !LTO` from the RUST entry of init/Kconfig, so
+#                 that RUST may be built with LTO and BTF (the tree in OUTDIR
+#                 is changed; give such a build an OUTDIR of its own)
 #   PAHOLE        a pahole to build the kernel's own BTF with: turns on
 #                 DEBUG_INFO_BTF, DEBUG_INFO_BTF_MODULES and what a boot
 #                 with an initramfs needs (tests/kernels/boot-btf.sh), and
@@ -28,7 +40,9 @@
 # Requirements (Debian 12):
 #   apt-get install linux-source-6.1 clang lld llvm bc bison flex \
 #                   libssl-dev libelf-dev make gcc xz-utils file
-#   No cross gcc is needed for arm64: LLVM=1 makes clang use --target.
+#   7.2: clang-22 lld-22 llvm-22 (LLVM=-22; 7.2 wants LLVM 15 or later);
+#   with RUST=1 also rustc-web rust-web-src libclang-22-dev.
+#   No cross gcc is needed for arm64: LLVM makes clang use --target.
 #
 # The config starts from `tinyconfig` and turns on BPF, ftrace/kprobes,
 # networking (INET, netfilter), block, a few filesystems, virtio, a serial
@@ -60,11 +74,13 @@ esac
 
 DWARF=${DWARF:-4}
 JOBS=${JOBS:-$(nproc)}
-KSRC_TARBALL=${KSRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+KVER=${KVER:-6.1}
+KSRC_TARBALL=${KSRC_TARBALL:-/usr/src/linux-source-$KVER.tar.xz}
+LLVM=${LLVM:-1}
 
 mkdir -p "$OUTDIR"
 OUTDIR=$(cd "$OUTDIR" && pwd)
-KSRC=$OUTDIR/linux-source-6.1
+KSRC=$OUTDIR/linux-source-$KVER
 
 log() { printf '[build-kernel %s] %s\n' "$(date +%T)" "$*"; }
 START=$SECONDS
@@ -72,15 +88,29 @@ START=$SECONDS
 # ---- 1. unpack the source (once) --------------------------------------------
 if [[ ! -f $KSRC/Makefile ]]; then
 	[[ -f $KSRC_TARBALL ]] || {
-		echo "error: $KSRC_TARBALL missing (apt-get install linux-source-6.1)" >&2
+		echo "error: $KSRC_TARBALL missing (apt-get install linux-source-$KVER)" >&2
 		exit 1
 	}
 	log "unpacking $KSRC_TARBALL into $OUTDIR"
 	tar -xJf "$KSRC_TARBALL" -C "$OUTDIR"
 fi
 
-KMAKE=(make -C "$KSRC" LLVM=1 ARCH="$ARCH")
+if [[ ${RUST_LTO:-} == 1 ]] && grep -q '^	depends on !DEBUG_INFO_BTF || (PAHOLE_HAS_LANG_EXCLUDE && !LTO)$' "$KSRC/init/Kconfig"; then
+	# A Rust kernel may have LTO and BTF where pahole leaves out Rust's
+	# units when LTO ties them to C's: ours does (README, Rust).
+	log "init/Kconfig: RUST without '&& !LTO'"
+	sed -i 's/^\(	depends on !DEBUG_INFO_BTF || (PAHOLE_HAS_LANG_EXCLUDE\) && !LTO)$/\1)/' \
+		"$KSRC/init/Kconfig"
+fi
+
+KMAKE=(make -C "$KSRC" LLVM="$LLVM" ARCH="$ARCH")
 BTF_CONFIG=(--disable DEBUG_INFO_BTF)
+RUST_CONFIG=()
+if [[ ${RUST:-} == 1 ]]; then
+	KMAKE+=(RUSTC="${RUSTC:-/usr/bin/rustc}" BINDGEN="${BINDGEN:?RUST=1 wants BINDGEN}")
+	RUST_CONFIG=(--enable RUST --enable SAMPLES --enable SAMPLES_RUST
+		--module SAMPLE_RUST_MINIMAL)
+fi
 TARGETS=(vmlinux modules)
 if [[ -n ${PAHOLE:-} ]]; then
 	# The kernel's link runs this pahole -J on vmlinux and every module.
@@ -134,6 +164,7 @@ BASE_CONFIG=(
 	--module VIRTIO_BLK --module VIRTIO_NET
 	# console
 	--enable TTY --enable "$SERIAL" --enable "${SERIAL}_CONSOLE"
+	${RUST_CONFIG[@]+"${RUST_CONFIG[@]}"}
 )
 
 EXTRA=()
