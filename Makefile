@@ -35,7 +35,7 @@ TIME := /usr/bin/time -f 'wall time: %e s, peak RSS: %M KiB'
 # libclang-rt-14-dev: clang's sanitizer and libFuzzer runtimes (only
 # recommended by clang); llvm: llvm-symbolizer, for file:line in reports;
 # dwarves: the pahole that tests/test_fallback.sh hands -C to.
-DEB_PKGS := cmake gcc clang pkg-config make libdw-dev libelf-dev libbpf-dev zlib1g-dev \
+DEB_PKGS := cmake gcc clang pkg-config make libdw-dev libelf-dev libbpf-dev zlib1g-dev libzstd-dev \
 	bpftool python3 xz-utils binutils time libclang-rt-14-dev llvm valgrind dwz dwarves
 
 .PHONY: all deps build run run-corpus run-sample check check-fast check-asan check-tsan fuzz-build fuzz-check fuzz clean format

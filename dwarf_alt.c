@@ -135,10 +135,14 @@ static int by_build_id(const unsigned char *id, size_t len, char **out)
 	return 0;
 }
 
-/* What the file opened as @fd is, as an alternate file of @main: NULL when it will do. */
-static const char *alt_file__judge(int fd, const struct stat *main, const unsigned char *ident,
-				   Elf **elf)
+/*
+ * What the file opened as @fd is, as an alternate file of @main: NULL when
+ * it will do, its compressed sections decompressed into a->image.
+ */
+static const char *alt_file__judge(struct dwarf_alt *a, int fd, const struct stat *main,
+				   const unsigned char *ident, Elf **elf)
 {
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	const unsigned char *id;
 	uint64_t info_size;
 	const char *cause;
@@ -163,6 +167,16 @@ static const char *alt_file__judge(int fd, const struct stat *main, const unsign
 		return "in the other byte order";
 	if (id[EI_CLASS] != ident[EI_CLASS])
 		return "of the other ELF class";
+	if (elf_image__unpack(*elf, fd, st.st_size, cpus > 0 ? cpus : 1, &a->image, a->image_why,
+			      sizeof(a->image_why)))
+		return a->image_why;
+	if (a->image.fd >= 0) {
+		elf_end(*elf);
+		*elf = elf_begin(a->image.fd, ELF_C_READ_MMAP, NULL);
+		if (!*elf)
+			return "cannot read its decompressed sections";
+		st.st_size = a->image.size;
+	}
 	return elf_scn__check_dwarf(*elf, st.st_size, &ehdr, &info_size, &cause) ? cause : NULL;
 }
 
@@ -183,7 +197,8 @@ static int alt_file__try(struct dwarf_alt *a, Dwarf *dwarf, const char *file,
 		*cause = strerror(errno);
 		return errno == ENOMEM ? -ENOMEM : -EACCES;
 	}
-	*cause = alt_file__judge(a->fd, main, ident, &elf);
+	a->image_why[0] = '\0';
+	*cause = alt_file__judge(a, a->fd, main, ident, &elf);
 	if (!*cause) {
 		a->elf = elf;
 		a->dwarf = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
@@ -196,6 +211,7 @@ static int alt_file__try(struct dwarf_alt *a, Dwarf *dwarf, const char *file,
 	}
 	if (elf)
 		elf_end(elf);
+	elf_image__close(&a->image);
 	close(a->fd);
 	a->fd = -1;
 	return elfutils__err(-EINVAL) == -ENOMEM ? -ENOMEM : -ENOEXEC;
@@ -291,6 +307,7 @@ int dwarf_alt__open(struct dwarf_alt *a, Dwarf *dwarf, Elf *elf, int fd, const c
 
 	memset(a, 0, sizeof(*a));
 	a->fd = -1;
+	a->image.fd = -1;
 	n = dwelf_dwarf_gnu_debugaltlink(dwarf, &a->link, &build_id);
 	if (n > 0) {
 		l.id = build_id;
@@ -346,6 +363,7 @@ void dwarf_alt__free(struct dwarf_alt *a)
 		elf_end(a->elf);
 	if (a->fd >= 0)
 		close(a->fd);
+	elf_image__close(&a->image);
 	a->dwarf = NULL;
 	a->elf = NULL;
 	a->fd = -1;

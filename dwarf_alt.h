@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <elfutils/libdw.h>
 
+#include "elf_image.h"
 #include "lib/darray.h"
 
 struct dwarf_alt {
@@ -34,6 +35,9 @@ struct dwarf_alt {
 	Dwarf *dwarf;
 	Elf *elf;
 	int fd;
+	/* The file with its compressed sections decompressed (elf_image.h), which @elf reads. */
+	struct elf_image image;
+	char image_why[192]; /* why the image could not be made */
 	const char *link; /* the file .gnu_debugaltlink or .debug_sup names, or NULL */
 	/* The partial units of the alternate file the file imports, in their order there. */
 	DARRAY(Dwarf_Die) units;

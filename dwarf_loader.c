@@ -36,6 +36,7 @@
 
 #include "dwarf_alt.h"
 #include "dwarf_loader.h"
+#include "elf_image.h"
 #include "lib/darray.h"
 #include "lib/elf_scn.h"
 #include "lib/elfutils.h"
@@ -61,6 +62,9 @@ struct abbrev_scan {
 
 struct dwarf_loader {
 	int fd;
+	/* The file with its compressed sections decompressed, when it has any; l->elf reads it. */
+	struct elf_image image;
+	char image_why[192]; /* why it could not be made */
 	Elf *elf;
 	Dwarf *dwarf; /* owned by dwfl when the file is relocatable */
 	Dwfl *dwfl;
@@ -99,7 +103,7 @@ static int dwarf_loader__open_relocated(struct dwarf_loader *l, const char *path
 {
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;
-	int fd = dup(l->fd);
+	int fd = dup(l->image.fd >= 0 ? l->image.fd : l->fd);
 
 	if (fd < 0)
 		return -errno;
@@ -147,6 +151,33 @@ static int open_failed(int err, const char *what, const char **cause)
 	return err;
 }
 
+/*
+ * Compressed sections (zstd, which libdw 0.188 cannot read, and zlib)
+ * decompressed at once by as many threads as there are cores, into an
+ * image that l->elf then reads (elf_image.h); *@size becomes its size.
+ * The file stays l->fd, which dwarf_alt.c compares its files with.
+ */
+static int dwarf_loader__unpack(struct dwarf_loader *l, uint64_t file_size, uint64_t *size,
+				const char **cause)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int err = elf_image__unpack(l->elf, l->fd, file_size, cpus > 0 ? cpus : 1, &l->image,
+				    l->image_why, sizeof(l->image_why));
+
+	if (err) {
+		*cause = l->image_why;
+		return err;
+	}
+	if (l->image.fd < 0)
+		return 0;
+	elf_end(l->elf);
+	l->elf = elf_begin(l->image.fd, ELF_C_READ_MMAP, NULL);
+	if (!l->elf)
+		return open_failed(-ENOMEM, "cannot read its decompressed sections", cause);
+	*size = l->image.size;
+	return 0;
+}
+
 static int dwarf_loader__open_elf(struct dwarf_loader *l, const char *path, uint64_t file_size,
 				  const char **cause)
 {
@@ -158,6 +189,9 @@ static int dwarf_loader__open_elf(struct dwarf_loader *l, const char *path, uint
 	l->elf = elf_begin(l->fd, ELF_C_READ_MMAP, NULL);
 	if (!l->elf || elf_kind(l->elf) != ELF_K_ELF)
 		return open_failed(-ENOEXEC, "not an ELF file", cause);
+	err = dwarf_loader__unpack(l, file_size, &file_size, cause);
+	if (err)
+		return err;
 	err = elf_scn__check_dwarf(l->elf, file_size, &ehdr, &l->info_sec_size, &what);
 	if (err)
 		return open_failed(err, what, cause);
@@ -448,6 +482,8 @@ int dwarf_loader__open(const char *path, struct dwarf_loader **out, char *why, s
 		return -ENOMEM;
 	}
 	l->alt.fd = -1;
+	l->alt.image.fd = -1;
+	l->image.fd = -1;
 	elf_version(EV_CURRENT);
 	/* O_NONBLOCK: a FIFO must be refused below, not waited on. */
 	l->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -515,6 +551,7 @@ void dwarf_loader__release(struct dwarf_loader *l)
 		elf_end(l->elf);
 	if (l->fd >= 0)
 		close(l->fd);
+	elf_image__close(&l->image);
 	l->dwfl = NULL;
 	l->module = NULL;
 	l->dwarf = NULL;
