@@ -34,7 +34,14 @@
 #     .gnu_debugaltlink, dwz -5 -m's supplementary file in .debug_sup):
 #     missing, a directory, a FIFO (never waited on), the object itself,
 #     another byte order, an ELF without DWARF, empty, not ELF: one line
-#     naming the object and the file it names.
+#     naming the object and the file it names;
+#  9. compressed sections (tests/fixtures/bad_compressed.py, from sample.c's
+#     object compressed by objcopy with zstd and zlib): zstd data that are
+#     no frame, that end within one, that decompress to more or less than
+#     the header says, a header that says 2^46 bytes (also under ulimit -v:
+#     the memory limit), corrupt zlib data, an unknown compression type, a
+#     header cut short, a compressed SHT_NOBITS section and string table:
+#     one line naming the file and the section, never "corrupt DWARF".
 # Read-only inputs written in place, a full disk (tmpfs) and signals during
 # in-place writing are in tests/test_inplace.sh.
 # shellcheck source=tests/lib.sh
@@ -754,6 +761,41 @@ else
 		alt_case "$section: not ELF" "$d/one.so" "$d/common.alt" "$section"
 		rm -r "$d"
 	done
+fi
+
+# ---------------------------------------------------------------------------
+echo "== 9. compressed sections"
+# compressed_case NAME RE: the object NAME of bad_compressed.py is refused,
+# its line naming the section and saying RE, and never "corrupt DWARF"
+# (the file's DWARF is sound; its compression is not).
+compressed_case()
+{
+	bad_input "compressed: $1" "$IN/compressed/$1.o" "section \.[a-z_]+: .*$2" 'corrupt DWARF'
+}
+if ! objcopy --compress-debug-sections=zstd "$full" "$TMP/full.zst.o" 2> /dev/null; then
+	note_skip "objcopy cannot compress with zstd: the compressed sections"
+else
+	objcopy --compress-debug-sections=zlib "$full" "$TMP/full.zlib.o" || die "objcopy failed"
+	mkdir "$IN/compressed"
+	python3 "$FIX/bad_compressed.py" "$TMP/full.zst.o" "$TMP/full.zlib.o" "$IN/compressed" ||
+		die "bad_compressed.py failed"
+	compressed_case zstd-frame 'corrupt zstd data'
+	compressed_case zstd-cut 'end within a frame'
+	compressed_case zstd-longer 'less than its header says'
+	compressed_case zstd-shorter 'more than its header says'
+	compressed_case zstd-huge 'less than its header says'
+	compressed_case zlib-stream 'corrupt zlib data'
+	compressed_case unknown-type 'unknown compression type 7'
+	compressed_case chdr-cut 'compression header is truncated'
+	compressed_case nobits 'SHT_NOBITS'
+	compressed_case strtab 'compressed string table'
+	# Under a memory limit, the header's size is refused before anything is made.
+	printf '#!/bin/sh\nulimit -v 4000000 && exec "%s" "$@"\n' "$PAHOLE" > "$TMP/limited"
+	chmod +x "$TMP/limited"
+	what="compressed: zstd-huge under ulimit -v"
+	PAHOLE=$TMP/limited attempt "$what" -J --btf_encode_detached="$OUT/out.btf" \
+		"$IN/compressed/zstd-huge.o"
+	refused "$what" 1 "$IN/compressed/zstd-huge.o" 'beyond the memory limit'
 fi
 
 finish

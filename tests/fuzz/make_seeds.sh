@@ -5,7 +5,8 @@
 # "compilers:" line names, if it has one), -gdwarf-4 and -gdwarf-5; the
 # objects of each multi-file fixture (NAME_a.c, NAME_b.c...) linked with
 # ld -r (several CUs) and ld -e 0 (an ET_EXEC, like vmlinux); a few with
-# compressed DWARF (-gz) or linked as a shared object; and copies of a
+# compressed DWARF (-gz=zlib, -gz=zstd, objcopy's zstd; and the bad ones of
+# tests/fixtures/bad_compressed.py) or linked as a shared object; and copies of a
 # few seeds with fuzz_encode's variant bytes set (e_ident[9] bit 0: two
 # workers; e_ident[10] bit 0: global_var, bit 1: pahole's features without
 # --btf_features, bit 2: split BTF on a base, bit 3: true_signature), among
@@ -65,6 +66,27 @@ for src in "$FIXTURES"/sample.c "$FIXTURES"/funcs_kfunc.c "$FIXTURES"/types_stru
 	gcc -g -O2 -gz=zlib -fno-pie -c "$src" -o "$OUT/$name.gcc.gz.o" 2> /dev/null && n=$((n + 1))
 	gcc -g -O2 -fPIC -shared -nostdlib "$src" -o "$OUT/$name.gcc.so" 2> /dev/null && n=$((n + 1))
 done
+
+# zstd's compressed DWARF (-gz=zstd, objcopy, which also compresses a
+# module's), and the bad compressed sections of test_bad_input (part 9).
+for src in "$FIXTURES"/sample.c "$FIXTURES"/types_struct.c; do
+	name=$(basename "$src" .c)
+	gcc -g -O2 -gz=zstd -fno-pie -c "$src" -o "$OUT/$name.gcc.zstd.o" 2> /dev/null && n=$((n + 1))
+done
+for f in "$OUT"/types_enum.clang.dwarf4.o "$OUT"/funcs_split.gcc.dwarf5.rel; do
+	[ -f "$f" ] || continue
+	objcopy --compress-debug-sections=zstd "$f" "${f%.*}.objcopy-zstd.${f##*.}" 2> /dev/null &&
+		n=$((n + 1))
+done
+if command -v python3 > /dev/null && [ -f "$OUT/sample.gcc.dwarf5.o" ] &&
+	objcopy --compress-debug-sections=zstd "$OUT/sample.gcc.dwarf5.o" "$TMP/zstd.o" 2> /dev/null &&
+	objcopy --compress-debug-sections=zlib "$OUT/sample.gcc.dwarf5.o" "$TMP/zlib.o" 2> /dev/null; then
+	mkdir "$TMP/bad"
+	python3 "$FIXTURES/bad_compressed.py" "$TMP/zstd.o" "$TMP/zlib.o" "$TMP/bad" > /dev/null &&
+		for f in "$TMP"/bad/*.o; do
+			cp "$f" "$OUT/compressed-$(basename "$f")" && n=$((n + 1))
+		done
+fi
 
 # set_byte FILE OFFSET VALUE OUT: a copy of FILE with one byte changed.
 set_byte()

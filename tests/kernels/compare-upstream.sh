@@ -9,7 +9,10 @@
 #     FEATURES  --btf_features list (default: default)
 #
 # Environment:
-#   PAHOLE           ours (default: build/pahole)
+#   PAHOLE           ours (default: build/pahole; PAHOLE_COMPAT=v1.31 makes it
+#                    v1.31, to compare with v1.31)
+#   OPTS             more options for both, e.g. "--lang_exclude=rust" (a
+#                    kernel with Rust: its own scripts pass it)
 #   UPSTREAM_PAHOLE  upstream's (default: build/upstream-v1.31/build/pahole;
 #                    ../shared/tools/upstream-pahole builds it)
 #
@@ -20,6 +23,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:?usage: compare-upstream.sh OUTDIR [FEATURES]}/out
 features=${2:-default}
+OPTS=${OPTS:-}
 ours=${PAHOLE:-$top/build/pahole}
 upstream=${UPSTREAM_PAHOLE:-$top/build/upstream-v1.31/build/pahole}
 btfcanon=$top/../shared/tools/btfcanon
@@ -35,7 +39,7 @@ bad=0
 # compare LABEL FILE [BASE]: one file, both ways.
 compare()
 {
-	local label=$1 file=$2 base=${3:-} diffs same=same opts=(-J --btf_features="$features")
+	local label=$1 file=$2 base=${3:-} diffs same=same opts=(-J --btf_features="$features" $OPTS)
 	[ -z "$base" ] || opts+=(--btf_base "$base")
 	"$upstream" "${opts[@]}" -j --btf_encode_detached="$tmp/up.btf" "$file" > /dev/null
 	"$ours" "${opts[@]}" -j1 --btf_encode_detached="$tmp/j1.btf" "$file"
@@ -53,7 +57,8 @@ compare()
 }
 
 compare vmlinux "$out/vmlinux"
-"$upstream" -J --btf_features="$features" -j --btf_encode_detached="$tmp/vmlinux.btf" \
+# shellcheck disable=SC2086
+"$upstream" -J --btf_features="$features" $OPTS -j --btf_encode_detached="$tmp/vmlinux.btf" \
 	"$out/vmlinux" > /dev/null
 for ko in "$out"/*.ko; do
 	[ -e "$ko" ] || continue
