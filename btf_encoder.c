@@ -868,6 +868,9 @@ static int btf_encoder__encode_die(struct btf_encoder *e, Dwarf_Die *die)
 
 	if (tag < 0 || tag >= DW_TAG_NR_STD || !die_ops[tag].encode)
 		return 0;
+	/* Of another chunk's unit, the types alone: its functions are its chunk's. */
+	if (e->cu.foreign && !die_tag__is_type(tag))
+		return 0;
 	return die_ops[tag].encode(e, die);
 }
 
@@ -893,11 +896,33 @@ static int btf_encoder__encode_children(struct btf_encoder *e, Dwarf_Die *parent
 	return err;
 }
 
+/*
+ * With merged_cus: notes that the unit of @cu_die is the chunk's, so that
+ * references into it are not taken for another chunk's.  Out of memory, a
+ * unit not noted has its DIEs taken again where referred to: the same BTF.
+ */
+static void btf_encoder__note_unit(struct btf_encoder *e, Dwarf_Die *cu_die)
+{
+	uint64_t start = die_ref_space__off(&e->in->ref_space, cu_die) - dwarf_cuoffset(cu_die);
+	Dwarf *dwarf = dwarf_cu_getdwarf(cu_die->cu);
+	struct unit_range *r;
+	uint64_t next, local = dwarf_dieoffset(cu_die) - dwarf_cuoffset(cu_die);
+	size_t header;
+
+	if (dwarf_next_unit(dwarf, local, &next, &header, NULL, NULL, NULL, NULL, NULL, NULL) ||
+	    !(r = darray__push(&e->cu.units)))
+		return;
+	r->start = start;
+	r->end = start + (next - local);
+}
+
 /* Starts on the unit of @cu_die, in the CU the encoder is in. */
 static void btf_encoder__begin_unit(struct btf_encoder *e, Dwarf_Die *cu_die)
 {
 	e->cu.die = *cu_die;
 	e->cu.members_by_offset = dwarf_srclang(cu_die) == DW_LANG_Rust;
+	if (e->in->merged_cus)
+		btf_encoder__note_unit(e, cu_die);
 	die_ref_ctx__init(&e->cu.ref_ctx, cu_die, e->in->global_refs, &e->in->ref_space);
 	die_reader__begin_cu(&e->cu.reader, cu_die, e->in->big_endian, die_attrs__wanted);
 	btf_encoder__sig_begin_unit(e, cu_die);
@@ -916,10 +941,12 @@ static void btf_encoder__begin_cu(struct btf_encoder *e, uint32_t cu_index)
 
 int btf_encoder__finish_cu(struct btf_encoder *e)
 {
-	int err;
+	int err = 0;
 
 	e->cu.open = false;
-	err = btf_encoder__resolve_cu(e);
+	if (e->in->merged_cus)
+		err = btf_encoder__encode_foreign(e, btf_encoder__encode_die);
+	err = err ?: btf_encoder__resolve_cu(e);
 	err = err ?: btf_encoder__save_cu_funcs(e);
 	if (!err)
 		btf_encoder__resolve_cu_vars(e);
@@ -957,6 +984,7 @@ int btf_encoder__new(const struct btf_encoder_input *in, struct btf_encoder **ou
 	e->sigs = btf_encoder_conf__has(in->conf, BTF_FEAT_TRUE_SIGNATURE) ||
 		  btf_encoder_conf__follows(in->conf, BTF_RULE_FUNCS_V132);
 	die_reader__init(&e->cu.reader, in->debug_info, in->debug_info_end);
+	die_reader__init(&e->foreign_reader, in->debug_info, in->debug_info_end);
 	dwarf_locs__init(&e->locs, in->debug_loc, in->debug_loc_end, in->debug_loclists,
 			 in->debug_loclists_end, in->big_endian, in->libdw_lock);
 	return 0;
@@ -982,5 +1010,6 @@ void btf_encoder__delete(struct btf_encoder *e)
 	ptr_map__free(&e->strs);
 	dwarf_locs__free(&e->locs);
 	btf_encoder_cu__free(&e->cu);
+	btf_encoder__free_foreign(e);
 	free(e);
 }

@@ -148,8 +148,9 @@ struct btf_encoder_input {
 	const unsigned char *debug_loc, *debug_loc_end, *debug_loclists, *debug_loclists_end;
 	/*
 	 * The units of the file are one CU (dwarf_loader__merged(): an LTO
-	 * build), handed out as one chunk: the encoder walks them as one CU,
-	 * whose type references cross units.
+	 * build): each chunk's units are walked as one CU, whose type
+	 * references cross units, also into other chunks' units, whose DIEs
+	 * it then takes (btf_encoder_foreign.c).
 	 */
 	bool merged_cus;
 	/* With merged_cus: the dwz alternate file read with the file (die_attrs.h). */

@@ -348,14 +348,19 @@ static void btf_encoder__drop_enum_subprograms(struct btf_encoder *e)
 	uint32_t *decls = e->cu.enum_subprograms.data;
 	size_t i, kept = 0, nr = e->cu.enum_subprograms.nr;
 
-	if (!nr)
+	if (btf_encoder_conf__follows(e->in->conf, BTF_RULE_ENUM_SUBPROGRAMS) ||
+	    (!nr && !e->in->merged_cus))
 		return;
 	if (nr > 1)
 		qsort(decls, nr, sizeof(*decls), u32__cmp);
 	for (i = 0; i < e->cu.funcs.nr; i++) {
 		const struct cu_func *f = &e->cu.funcs.data[i];
 
-		if (f->name_off && bsearch(&f->name_off, decls, nr, sizeof(*decls), u32__cmp))
+		if (f->name_off && nr && bsearch(&f->name_off, decls, nr, sizeof(*decls), u32__cmp))
+			continue;
+		/* Named through another chunk's unit (units one CU): its enumerations. */
+		if (f->name_off && e->in->merged_cus &&
+		    btf_encoder__foreign_enum_subprogram(e, f->name_off))
 			continue;
 		e->cu.func_index.data[kept] = (struct cu_func_off){ f->die_off, kept };
 		e->cu.funcs.data[kept++] = *f;

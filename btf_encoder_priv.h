@@ -28,6 +28,9 @@
  *                         (btf_encoder__save_func);
  *   btf_encoder_sigs.c    with true_signature: each function also judged by
  *                         upstream's later rules;
+ *   btf_encoder_foreign.c where the units are one CU shared out by chunks:
+ *                         the DIEs of other chunks' units that the chunk
+ *                         refers to, checked and encoded into it;
  *   btf_encoder_refs.c    the CU's type references: noted while the types are
  *                         added, resolved once the CU is walked;
  *   btf_encoder_tags.c    decl tags: recorded per CU, owned, added;
@@ -141,6 +144,13 @@ struct cu_func {
 	bool reordered; /* a parameter is not at its abstract origin's place */
 };
 
+/* The DIE offsets a unit spans, as references number them. */
+struct unit_range {
+	uint32_t start, end;
+};
+
+struct foreign_unit;
+
 /* A member of a struct, read before the struct is added. */
 struct pending_member {
 	int name_off; /* in the chunk's strings, 0 for none */
@@ -211,6 +221,9 @@ struct btf_encoder_cu {
 	 * that enumerations declare, whose definitions go unnamed.
 	 */
 	DARRAY(uint32_t) enum_subprograms;
+	/* With merged_cus: the chunk's units, [start, end) as references number DIEs. */
+	DARRAY(struct unit_range) units;
+	bool foreign; /* a DIE of another chunk's unit is being encoded: its types alone */
 	/*
 	 * The unit is Rust's, whose structs' data members pahole lists by
 	 * offset, not in DWARF's order (btf_encoder__sort_members()).
@@ -244,6 +257,15 @@ struct btf_encoder {
 	struct ptr_map strs; /* the DWARF's strings -> their offsets in the chunk's BTF */
 	struct dwarf_locs locs; /* the parameters' locations, read without libdw's cache */
 	struct btf_encoder_cu cu;
+	/*
+	 * With merged_cus: the units of other chunks met, their type DIEs
+	 * listed (btf_encoder_foreign.c), by their start + 1; the reader of
+	 * their DIEs, and the unit it reads (its start + 1, 0 for none).
+	 */
+	DARRAY(struct foreign_unit) foreign_units;
+	struct ptr_map foreign_index;
+	struct die_reader foreign_reader;
+	uint64_t foreign_reader_unit;
 	/* The first corrupt DIE found (btf_encoder__corrupt()), for the error line. */
 	uint64_t corrupt_off;
 	const char *corrupt_what; /* NULL: none found */
@@ -362,6 +384,11 @@ int btf_encoder__ref(struct btf_encoder *e, uint32_t ref);
 void btf_encoder__wrap_refs(struct btf_encoder *e, size_t first);
 /* Takes libbpf's new ID (or negative errno) @id for @die: 0 or a negative errno. */
 int btf_encoder__added(struct btf_encoder *e, Dwarf_Die *die, int id);
+/*
+ * Whether reference @ref, or what the DIE it names stands for, names a DIE
+ * no type of the CU stands for yet: its offset then in *@off.
+ */
+bool btf_encoder__ref_unmapped(const struct btf_encoder *e, uint32_t ref, uint32_t *off);
 /* The BTF ID that @ref stands for once the CU is walked: 0 (void) for none. */
 uint32_t btf_encoder__resolve_ref(struct btf_encoder *e, uint32_t ref);
 /* Sets the type-ID fields of the CU's types. */
@@ -442,6 +469,34 @@ void btf_encoder__resolve_cu_vars(struct btf_encoder *e);
 	DIE_TAG(coarray_type, unsupported, NONE, 1)                      \
 	DIE_TAG(generic_subrange, unsupported, NONE, 1)                  \
 	DIE_TAG(dynamic_type, unsupported, NONE, 1)
+
+/* Whether a type reference may name a DIE of @tag (DIE_TAGS' last column). */
+static inline bool die_tag__is_type(int tag)
+{
+	static const bool types[DW_TAG_NR_STD] = {
+#define TYPE_TAGS(tag, encode, refusal, type) [DW_TAG_##tag] = type,
+		DIE_TAGS(TYPE_TAGS)
+#undef TYPE_TAGS
+	};
+
+	return tag >= 0 && tag < DW_TAG_NR_STD && types[tag];
+}
+
+/* ---- btf_encoder_foreign.c: the DIEs of other chunks' units ---- */
+
+/*
+ * With merged_cus, once the chunk's units are walked: the DIEs of other
+ * chunks' units that its types, functions and variables refer to, encoded
+ * into it by @encode (btf_encoder.c's, one DIE and what it nests), each
+ * checked to be a type DIE of its unit; those of units the CU filter
+ * leaves out stay void.  0 or a negative errno (-EBADMSG: corrupt).
+ */
+int btf_encoder__encode_foreign(struct btf_encoder *e,
+				int (*encode)(struct btf_encoder *e, Dwarf_Die *die));
+/* Whether @off, a DIE of another chunk's unit, is a subprogram an enumeration declares. */
+bool btf_encoder__foreign_enum_subprogram(struct btf_encoder *e, uint32_t off);
+/* Frees what the encoder keeps of other chunks' units. */
+void btf_encoder__free_foreign(struct btf_encoder *e);
 
 /* ---- btf_encoder.c: a CU's types ---- */
 

@@ -131,18 +131,6 @@ static int btf_encoder__index_type(struct btf_encoder *e)
 	return 0;
 }
 
-/* The DWARF tags of types, which a type reference may name (btf_encoder_priv.h's DIE_TAGS). */
-static const bool type_tags[DW_TAG_NR_STD] = {
-#define TYPE_TAGS(tag, encode, refusal, type) [DW_TAG_##tag] = type,
-	DIE_TAGS(TYPE_TAGS)
-#undef TYPE_TAGS
-};
-
-static bool is_type_tag(int tag)
-{
-	return tag >= 0 && tag < DW_TAG_NR_STD && type_tags[tag];
-}
-
 /*
  * A reference to DIE offset @off that stands for no type encoded: void when
  * it is a type DIE the walk did not meet (or a cycle of qualifiers), corrupt
@@ -167,13 +155,26 @@ static void btf_encoder__check_dangling(struct btf_encoder *e, uint32_t off)
 	}
 	found = dwarf_offdie(dwarf, cu_start + off, &target);
 	if (!found || (!e->in->global_refs && dwarf_cuoffset(&target) != off) ||
-	    !is_type_tag(dwarf_tag(&target))) {
+	    !die_tag__is_type(dwarf_tag(&target))) {
 		btf_encoder__corrupt(e, cu_start + off,
 				     "a type reference points there, at no type");
 		return;
 	}
 	if (e->in->conf->verbose)
 		fprintf(stderr, "btf_encoder: DIE %#x references no type: void\n", off);
+}
+
+bool btf_encoder__ref_unmapped(const struct btf_encoder *e, uint32_t ref, uint32_t *off)
+{
+	int hops;
+
+	for (hops = 0; (ref & REF_DIE) && ref != REF_INDEX && ref != REF_BAD && hops <= 64;
+	     hops++) {
+		*off = ref & REF_OFF_MASK;
+		if (!btf_encoder__lookup(e, *off, &ref))
+			return true;
+	}
+	return false;
 }
 
 uint32_t btf_encoder__resolve_ref(struct btf_encoder *e, uint32_t ref)

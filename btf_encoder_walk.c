@@ -90,6 +90,7 @@ void btf_encoder_cu__reset(struct btf_encoder_cu *cu)
 	cu->import_depth = 0;
 	cu->funcs_unsorted = false;
 	cu->enum_subprograms.nr = 0;
+	cu->units.nr = 0;
 }
 
 void btf_encoder_cu__free(struct btf_encoder_cu *cu)
@@ -99,6 +100,7 @@ void btf_encoder_cu__free(struct btf_encoder_cu *cu)
 	darray__free(&cu->refs);
 	darray__free(&cu->funcs);
 	darray__free(&cu->enum_subprograms);
+	darray__free(&cu->units);
 	darray__free(&cu->func_index);
 	darray__free(&cu->params);
 	darray__free(&cu->proto);

@@ -9,10 +9,10 @@
  * hold.
  *
  * Nothing here keeps state: the functions read the DIEs they are given and
- * may run in any thread on the CUs that thread owns.  References into
- * another CU (DW_FORM_ref_addr) are followed only where the file's units
- * are encoded as one, by one worker (struct die_ref_ctx), so that no worker
- * reads a CU that another one is encoding.
+ * may run in any thread.  References into another CU (DW_FORM_ref_addr)
+ * are followed only where the file's units are one CU (struct
+ * die_ref_ctx), whose DIEs any worker may then read: DIEs are only read,
+ * and libdw's tables for them made before the workers start.
  */
 #include <stdbool.h>
 #include <stdint.h>

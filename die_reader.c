@@ -195,7 +195,7 @@ static int plan_recorder__attr(Dwarf_Attribute *attr, void *arg)
 	bool wanted = rec->r->wanted(name);
 	struct die_reader_spec *spec;
 
-	if (wanted)
+	if (wanted && rec->cb)
 		rec->cb(attr, rec->arg);
 	if (rec->plan->state != PLAN_NONE)
 		return DWARF_CB_OK;
@@ -397,4 +397,60 @@ void die_reader__getattrs(struct die_reader *r, Dwarf_Die *die,
 {
 	if (!die_reader__read_planned(r, die, cb, arg))
 		dwarf_getattrs(die, cb, arg, 0);
+}
+
+int die_reader__scan(struct die_reader *r, Dwarf_Die *cu_die,
+		     int (*fn)(void *ctx, Dwarf_Die *die, int parent_tag), void *ctx)
+{
+	const unsigned char *p = cu_die->addr;
+	int tags[DIE_READER_SCAN_DEPTH];
+	unsigned int depth = 0;
+
+	if (!r->end || cu_die->cu != r->cu)
+		return 1;
+	while (p < r->end) {
+		Dwarf_Die die = { .addr = (void *)p, .cu = r->cu };
+		const struct die_reader_code *plan;
+		const unsigned char *attrs;
+		bool done = false;
+		uint16_t i;
+		int err;
+
+		if (!*p) {
+			/* A null entry ends the children of the DIE above. */
+			if (!depth)
+				return 1;
+			p++;
+			if (!--depth)
+				return 0;
+			continue;
+		}
+		plan = die_reader__plan(r, &die, &attrs, NULL, NULL, &done);
+		if (done)
+			plan = die_reader__plan(r, &die, &attrs, NULL, NULL, &done);
+		if (!plan)
+			return 1;
+		for (i = 0; i < plan->nr; i++) {
+			uint64_t size;
+
+			if (!form_size(r, r->specs.data[plan->first + i].form, attrs, r->end,
+				       &size))
+				return 1;
+			attrs += size;
+		}
+		if (depth) {
+			err = fn(ctx, &die, tags[depth - 1]);
+			if (err)
+				return err;
+		}
+		if (plan->has_children) {
+			if (depth == DIE_READER_SCAN_DEPTH)
+				return 1;
+			tags[depth++] = dwarf_tag(&die);
+		} else if (!depth) {
+			return 0; /* a unit without children */
+		}
+		p = attrs;
+	}
+	return 1;
 }

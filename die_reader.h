@@ -71,4 +71,19 @@ int die_reader__sibling(struct die_reader *r, Dwarf_Die *die);
 void die_reader__getattrs(struct die_reader *r, Dwarf_Die *die,
 			  int (*cb)(Dwarf_Attribute *attr, void *arg), void *arg);
 
+/* How deep die_reader__scan() follows DIEs nested in DIEs. */
+#define DIE_READER_SCAN_DEPTH 256
+
+/*
+ * Calls @fn for every DIE below @cu_die, the unit's DIE, in the order they
+ * lie in the unit, with the tag of the DIE they are children of: a pass
+ * over the unit's bytes by the plans, none of libdw's lookups but a plan's
+ * first.  0 when all were met; 1 when a DIE is unusual (a form the plans do
+ * not size, the unit's end met early, DIEs nested past
+ * DIE_READER_SCAN_DEPTH), and libdw is to be asked instead; @fn's nonzero
+ * return, which ends the pass.
+ */
+int die_reader__scan(struct die_reader *r, Dwarf_Die *cu_die,
+		     int (*fn)(void *ctx, Dwarf_Die *die, int parent_tag), void *ctx);
+
 #endif /* _DIE_READER_H_ */

@@ -11,7 +11,9 @@
  * hand out units in order; reading the DIEs of a unit a worker took needs
  * no lock: libdw (>= 0.178) allocates and fills its abbreviation tables
  * thread-safely, and the encoder follows a reference into another unit
- * only where one worker has all units (dwarf_loader__merged()).  libdw's
+ * only where the units are one (dwarf_loader__merged()), whose every
+ * abbreviation libdw reads here before the workers start, so that workers
+ * reading DIEs of one unit share only lookups.  libdw's
  * location lists are cached per unit without a lock: dwarf_getlocation()
  * and friends are called under conf->libdw_lock (btf_encoder.h), never
  * from die_attrs.c.  tests/test_helgrind.sh checks it under helgrind and
@@ -261,6 +263,25 @@ static void dwarf_loader__intern_abbrevs(Dwarf_Die *unit)
 			break;
 		off += len;
 	}
+}
+
+/*
+ * Where the units are one, workers read the DIEs of units other than
+ * their chunk's (btf_encoder_foreign.c): libdw reads every abbreviation of
+ * every unit here first (and of the alternate file's partial units the
+ * file imports), as of partial units, so that they share only lookups.
+ */
+static void dwarf_loader__intern_all_abbrevs(struct dwarf_loader *l)
+{
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die die;
+
+	size_t i;
+
+	while (dwarf_get_units(l->dwarf, cu, &cu, NULL, NULL, &die, NULL) == 0)
+		dwarf_loader__intern_abbrevs(&die);
+	for (i = 0; i < l->alt.units.nr; i++)
+		dwarf_loader__intern_abbrevs(&l->alt.units.data[i]);
 }
 
 /*
@@ -619,7 +640,7 @@ static bool lang_listed(const int *langs, int lang)
 }
 
 /* Why @filter leaves out the CU of @cu_die, or NULL when it is encoded. */
-static const char *cu_filter__excludes(const struct dwarf_cu_filter *filter, Dwarf_Die *cu_die)
+static const char *cu_filter__why(const struct dwarf_cu_filter *filter, Dwarf_Die *cu_die)
 {
 	const char *name;
 	int lang;
@@ -637,6 +658,11 @@ static const char *cu_filter__excludes(const struct dwarf_cu_filter *filter, Dwa
 	    (!name || !strncmp(name, filter->name_exclude, strlen(filter->name_exclude))))
 		return "name excluded";
 	return NULL;
+}
+
+bool dwarf_cu_filter__excludes(const struct dwarf_cu_filter *filter, Dwarf_Die *cu_die)
+{
+	return cu_filter__why(filter, cu_die) != NULL;
 }
 
 /* The offset just past the unit whose DIE is @cu_die, or 0. */
@@ -694,11 +720,9 @@ static bool dwarf_chunk__reserve(struct dwarf_chunk *chunk)
 }
 
 /* Whether @chunk, of @nr_units and @bytes to reach (0: counted in units), is full. */
-static bool cu_queue__chunk_full(const struct cu_queue *q, const struct dwarf_chunk *chunk,
-				 unsigned int nr_units, uint64_t bytes)
+static bool cu_queue__chunk_full(const struct dwarf_chunk *chunk, unsigned int nr_units,
+				 uint64_t bytes)
 {
-	if (q->loader->merged)
-		return false;
 	if (nr_units == (bytes ? DWARF_LOADER_CHUNK_MAX : DWARF_LOADER_CHUNK_UNITS))
 		return true;
 	return bytes && chunk->end - chunk->start >= bytes;
@@ -706,7 +730,7 @@ static bool cu_queue__chunk_full(const struct cu_queue *q, const struct dwarf_ch
 
 /*
  * The partial units of the alternate file that the file imports, first in
- * the one chunk of merged units, as if they were the file's own (the
+ * the first chunk of merged units, as if they were the file's own (the
  * order of a single-file dwz, whose partial units come first).
  */
 static bool cu_queue__take_alt(struct cu_queue *q, struct dwarf_chunk *chunk)
@@ -790,7 +814,7 @@ static bool cu_queue__take(struct cu_queue *q, struct dwarf_chunk *chunk)
 				fprintf(stderr, "skipping CU %s: a partial unit\n",
 					dwarf_diename(cu_die) ?: "?");
 		} else if (unit_type == DW_UT_compile || unit_type == DW_UT_partial) {
-			const char *why = cu_filter__excludes(q->filter, cu_die);
+			const char *why = cu_filter__why(q->filter, cu_die);
 
 			if (!why)
 				chunk->cu_index[chunk->nr++] = index;
@@ -798,7 +822,7 @@ static bool cu_queue__take(struct cu_queue *q, struct dwarf_chunk *chunk)
 				fprintf(stderr, "skipping CU %s: %s\n",
 					dwarf_diename(cu_die) ?: "?", why);
 		}
-		if (cu_queue__chunk_full(q, chunk, ++nr_units, bytes))
+		if (cu_queue__chunk_full(chunk, ++nr_units, bytes))
 			break;
 	}
 	taken = taken && !q->err;
@@ -906,6 +930,8 @@ int dwarf_loader__for_each_chunk(struct dwarf_loader *l, unsigned int nr_workers
 	int err = 0;
 
 	dwarf_loader__join_scan(l); /* the queue reads l->merged */
+	if (l->merged)
+		dwarf_loader__intern_all_abbrevs(l);
 	workers = calloc(nr_workers, sizeof(*workers));
 	if (!workers)
 		return -ENOMEM;

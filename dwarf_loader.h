@@ -52,8 +52,9 @@ void dwarf_loader__debug_locs(const struct dwarf_loader *loader, const unsigned 
  * Whether the file's units are one CU, as pahole v1.31 decides: a kernel
  * built with LTO (its "Linux" ELF note LINUX_ELFNOTE_LTO_INFO says so), or,
  * without that note, DWARF whose units refer into each other
- * (DW_FORM_ref_addr, as LTO and dwz make).  Then all units go in one chunk,
- * which one worker encodes, as one CU.  Without the note, a large file's
+ * (DW_FORM_ref_addr, as LTO and dwz make).  Then the chunks are one CU,
+ * each encoded by a worker as a CU of its own that takes the DIEs of other
+ * chunks' units it refers to (btf_encoder_foreign.c).  Without the note, a large file's
  * abbreviation tables are read by a thread that dwarf_loader__open()
  * starts: the first call waits for it (dwarf_loader__for_each_chunk() too),
  * so that reading the symbols may come between.  Main thread.
@@ -65,7 +66,7 @@ bool dwarf_loader__partial_units(const struct dwarf_loader *loader);
 
 /*
  * The dwz alternate file (dwarf_alt.h) whose partial units the file
- * imports, which are then handed out first in the one chunk of merged
+ * imports, which are then handed out first in the first chunk of merged
  * units; NULL when there is none or it was not found.  *@main: the file's
  * own; *@link: the alternate file it names, or NULL; *@info_size: the size of the
  * alternate file's .debug_info (0: none).
@@ -90,7 +91,8 @@ unsigned int dwarf_loader__partial_skipped(const struct dwarf_loader *loader);
  * DWARF_LOADER_CHUNK_UNITS when the size of the section is not known
  * (compressed).  The chunks depend on the file alone, the same whatever the
  * number of workers, so what is made of a chunk can depend on nothing else.
- * Merged units (dwarf_loader__merged()) are one chunk, however many.
+ * Merged units (dwarf_loader__merged()) are chunked alike (the alternate
+ * file's partial units the file imports go first in the first chunk).
  */
 #define DWARF_LOADER_CHUNKS 20
 #define DWARF_LOADER_TAIL 8
@@ -119,6 +121,9 @@ struct dwarf_cu_filter {
 	const int *lang_include; /* non-empty: only these, zero-terminated */
 	const char *name_exclude; /* a CU whose name begins so, or without a name */
 };
+
+/* Whether @filter leaves out the unit whose DIE is @cu_die. */
+bool dwarf_cu_filter__excludes(const struct dwarf_cu_filter *filter, Dwarf_Die *cu_die);
 
 /*
  * Runs @nr_workers threads; worker i calls @fn with @worker_ctx[i] for each

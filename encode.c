@@ -140,8 +140,9 @@ static void encode_input__units(struct encode_input *ei)
 	encode_input__alt(ei);
 	if (ei->in.conf->verbose && ei->in.merged_cus)
 		fprintf(stderr,
-			"pahole: %s: its units refer into each other (LTO): encoded as one "
-			"CU, by one worker, as pahole v1.31 merges them\n",
+			"pahole: %s: its units refer into each other (LTO): one CU, as pahole "
+			"v1.31 merges them, shared out by chunks, each taking the DIEs of other "
+			"chunks it refers to\n",
 			ei->path);
 }
 
