@@ -41,7 +41,12 @@
 #     the header says, a header that says 2^46 bytes (also under ulimit -v:
 #     the memory limit), corrupt zlib data, an unknown compression type, a
 #     header cut short, a compressed SHT_NOBITS section and string table:
-#     one line naming the file and the section, never "corrupt DWARF".
+#     one line naming the file and the section, never "corrupt DWARF";
+# 10. units that refer into each other, each a chunk of its own
+#     (tests/fixtures/bad_xunit.py): a reference past .debug_info, into the
+#     middle of another unit's DIE, to its variable, to its unit DIE, a
+#     cycle through three units, a unit header that runs past the section:
+#     one line and exit 1 at -j1, -j2 and -j8; the sound control encodes.
 # Read-only inputs written in place, a full disk (tmpfs) and signals during
 # in-place writing are in tests/test_inplace.sh.
 # shellcheck source=tests/lib.sh
@@ -802,5 +807,24 @@ else
 		refused "$what" 1 "$IN/compressed/zstd-huge.o" 'beyond the memory limit'
 	fi
 fi
+
+# ---------------------------------------------------------------------------
+echo "== 10. units that refer into each other"
+for v in ok past_section mid_die nontype unit_die cycle header; do
+	python3 "$FIX/bad_xunit.py" "$v" > "$TMP/xunit_$v.s" &&
+		$CC -c "$TMP/xunit_$v.s" -o "$IN/xunit_$v.o" || die "cannot make bad_xunit.py's $v"
+done
+for j in -j1 -j2 -j8; do
+	attempt "xunit ok $j" -J $j --btf_encode_detached="$OUT/out.btf" "$IN/xunit_ok.o"
+	check_rc "xunit ok $j" 0
+	for v in past_section mid_die nontype unit_die; do
+		attempt "xunit $v $j" -J $j --btf_encode_detached="$OUT/out.btf" "$IN/xunit_$v.o"
+		refused "xunit $v $j" 1 "$IN/xunit_$v.o" 'corrupt DWARF.*(no type|past)'
+	done
+	attempt "xunit cycle $j" -J $j --btf_encode_detached="$OUT/out.btf" "$IN/xunit_cycle.o"
+	refused "xunit cycle $j" 1 "$IN/xunit_cycle.o" 'cycle'
+	attempt "xunit header $j" -J $j --btf_encode_detached="$OUT/out.btf" "$IN/xunit_header.o"
+	refused "xunit header $j" 1 "$IN/xunit_header.o" 'corrupt DWARF'
+done
 
 finish

@@ -10,7 +10,11 @@
 #              functions of one name in every CU, some with differing
 #              prototypes, out-of-line copies of header inlines) plus the
 #              fixtures, as one relocatable (ld -r) and as an executable
-#   lto        gcc -flto: units that refer into each other, encoded as one CU
+#   lto        units that refer into each other, one CU shared out by chunks,
+#              each taking the DIEs of others it refers to: gcc -flto (early
+#              debug and LTRANS units), bad_xunit.py's three hand-made
+#              units, and test_rust's LTO objects (clang-22 ThinLTO and full
+#              LTO with Rust's units, and modules shaped as rust_minimal.ko)
 #   modules    the corpus modules, split BTF on the reference vmlinux BTF
 #   vmlinux    the corpus vmlinux, with true_signature too, and as v1.32
 #              (the tests run as v1.31: tests/lib.sh), and VMLINUX_RUNS (3)
@@ -262,14 +266,26 @@ else
 	sed 's/^/    /' "$TMP/link.err"
 fi
 
-# Units that refer into each other (gcc -flto): one chunk of them all, as one CU.
+# Units that refer into each other (LTO): one CU shared out by chunks.
 if gcc -g -O2 -flto -flto-partition=max -fPIC -nostdlib -shared \
    -o "$TMP/lto.so" "$SRCDIR/tests/fixtures/funcs_lto.c" "$MC"/cu[0-9].c 2> "$TMP/lto.err"; then
 	jobs_agree "gcc -flto shared object, units merged" "$TMP/lto.so"
+	PAHOLE_COMPAT=v1.32 jobs_agree "gcc -flto shared object, units merged, v1.32" "$TMP/lto.so"
 else
 	not_ok "gcc -flto shared object: compiling or linking failed"
 	sed 's/^/    /' "$TMP/lto.err"
 fi
+python3 "$FIXTURES/bad_xunit.py" ok > "$TMP/xunit.s" && gcc -c "$TMP/xunit.s" -o "$TMP/xunit.o" ||
+	die "cannot make bad_xunit.py's ok"
+jobs_agree "three units referring into each other, a chunk each" "$TMP/xunit.o"
+mkdir "$TMP/rust"
+tar -xJf "$FIXTURES/rust/objects.tar.xz" -C "$TMP/rust" || die "cannot unpack rust/objects.tar.xz"
+for f in "$TMP"/rust/objects/lto-thin-rfirst "$TMP"/rust/objects/lto-full-cfirst \
+	"$TMP"/rust/objects/lto-xlang-cfirst "$TMP"/rust/objects/mod-thin-rfirst-note.o; do
+	PAHOLE_COMPAT=v1.32 jobs_agree "LTO with Rust: $(basename "$f")" "$f"
+	PAHOLE_COMPAT=v1.32 jobs_agree "LTO with Rust: $(basename "$f"), --lang_exclude=rust" "$f" \
+		--lang_exclude=rust
+done
 
 # --- the corpus ---------------------------------------------------------------
 

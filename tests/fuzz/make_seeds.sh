@@ -88,6 +88,14 @@ if command -v python3 > /dev/null && [ -f "$OUT/sample.gcc.dwarf5.o" ] &&
 		done
 fi
 
+# Hand-made units that refer into each other, a chunk each, sound and not.
+if command -v python3 > /dev/null; then
+	for v in ok mid_die cycle header; do
+		python3 "$FIXTURES/bad_xunit.py" "$v" > "$TMP/xunit.s" 2> /dev/null &&
+			gcc -c "$TMP/xunit.s" -o "$OUT/xunit-$v.o" 2> /dev/null && n=$((n + 1))
+	done
+fi
+
 # set_byte FILE OFFSET VALUE OUT: a copy of FILE with one byte changed.
 set_byte()
 {
