@@ -914,6 +914,16 @@ static void btf_encoder__note_unit(struct btf_encoder *e, Dwarf_Die *cu_die)
 		return;
 	r->start = start;
 	r->end = start + (next - local);
+	/*
+	 * The main file's units of a chunk follow each other (but for those
+	 * the CU filter leaves out, whose DIEs are never mapped): their span's
+	 * map is dense.
+	 */
+	if (start == local && start >= e->cu.map_limit) {
+		if (!e->cu.map_limit)
+			e->cu.map_base = start;
+		e->cu.map_limit = r->end;
+	}
 }
 
 /* Starts on the unit of @cu_die, in the CU the encoder is in. */

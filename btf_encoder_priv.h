@@ -177,10 +177,13 @@ struct btf_encoder_cu {
 	uint32_t *map;
 	size_t map_size;
 	/*
-	 * With global references, keyed by .debug_info offset + 1 instead: a dense
-	 * map would take 4 bytes per byte of .debug_info.
+	 * With global references, keyed by .debug_info offset + 1 instead (a
+	 * dense map would take 4 bytes per byte of .debug_info), but where the
+	 * units are one, the offsets of the chunk's own units, [map_base,
+	 * map_limit), which are dense from map_base.
 	 */
 	struct ptr_map sparse_map;
+	uint32_t map_base, map_limit;
 	DARRAY(uint32_t) refs;
 	DARRAY(struct cu_func) funcs;
 	DARRAY(struct cu_param) params;

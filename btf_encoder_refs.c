@@ -28,18 +28,36 @@ static const void *sparse_key(uint32_t off)
 	return (const void *)((uintptr_t)off + 1);
 }
 
+/*
+ * The index of DIE offset @off in the dense map, or false for the sparse
+ * map: CU-relative offsets are dense; with global ones, those of the
+ * chunk's units are where the units are one (merged_cus: their span), the
+ * others (another chunk's units, the alternate file's, partial units)
+ * sparse.
+ */
+static bool dense_index(const struct btf_encoder *e, uint32_t off, uint32_t *idx)
+{
+	if (!e->in->global_refs) {
+		*idx = off;
+		return true;
+	}
+	if (off < e->cu.map_base || off >= e->cu.map_limit)
+		return false;
+	*idx = off - e->cu.map_base;
+	return true;
+}
+
 int btf_encoder__map(struct btf_encoder *e, Dwarf_Die *die, uint32_t ref)
 {
-	Dwarf_Off off = btf_encoder__die_off(e, die);
-	uint32_t *slot;
+	uint32_t *slot, off = btf_encoder__die_off(e, die), idx;
 
-	if (e->in->global_refs)
+	if (!dense_index(e, off, &idx))
 		return ptr_map__set(&e->cu.sparse_map, sparse_key(off), ref);
-	if (off >= e->cu.map_size) {
+	if (idx >= e->cu.map_size) {
 		size_t size = e->cu.map_size ? e->cu.map_size * 2 : 1 << 16;
 		uint32_t *map;
 
-		while (size <= off)
+		while (size <= idx)
 			size *= 2;
 		map = realloc(e->cu.map, size * sizeof(*map));
 		if (!map)
@@ -51,19 +69,21 @@ int btf_encoder__map(struct btf_encoder *e, Dwarf_Die *die, uint32_t ref)
 	slot = darray__push(&e->cu.refs);
 	if (!slot)
 		return -ENOMEM;
-	*slot = off;
-	e->cu.map[off] = ref | MAP_SET;
+	*slot = idx;
+	e->cu.map[idx] = ref | MAP_SET;
 	return 0;
 }
 
 /* What DIE offset @off stands for, or false when it stands for nothing encoded. */
 static bool btf_encoder__lookup(const struct btf_encoder *e, uint32_t off, uint32_t *ref)
 {
-	if (e->in->global_refs)
+	uint32_t idx;
+
+	if (!dense_index(e, off, &idx))
 		return ptr_map__find(&e->cu.sparse_map, sparse_key(off), ref);
-	if (off >= e->cu.map_size || !(e->cu.map[off] & MAP_SET))
+	if (idx >= e->cu.map_size || !(e->cu.map[idx] & MAP_SET))
 		return false;
-	*ref = e->cu.map[off] & ~MAP_SET;
+	*ref = e->cu.map[idx] & ~MAP_SET;
 	return true;
 }
 

@@ -91,6 +91,7 @@ void btf_encoder_cu__reset(struct btf_encoder_cu *cu)
 	cu->funcs_unsorted = false;
 	cu->enum_subprograms.nr = 0;
 	cu->units.nr = 0;
+	cu->map_base = cu->map_limit = 0;
 }
 
 void btf_encoder_cu__free(struct btf_encoder_cu *cu)
