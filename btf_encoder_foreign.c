@@ -266,7 +266,7 @@ int btf_encoder__encode_foreign(struct btf_encoder *e,
 	size_t i;
 	int err = 0;
 
-	/* What the functions and variables refer to, then the types, as they grow. */
+	/* What the functions and variables refer to (few), all of it. */
 	for (i = 0; i < e->cu.funcs.nr && !err; i++)
 		err = btf_encoder__follow(e, e->cu.funcs.data[i].ret_type, encode);
 	for (i = 0; i < e->cu.params.nr && !err; i++) {
@@ -276,8 +276,9 @@ int btf_encoder__encode_foreign(struct btf_encoder *e,
 	}
 	for (i = e->cu.first_var; i < e->vars.nr && !err; i++)
 		err = btf_encoder__follow(e, e->vars.data[i].type, encode);
-	for (i = 0; i < e->cu.type_refs.nr && !err; i++)
-		err = btf_encoder__follow(e, e->cu.type_refs.data[i], encode);
+	/* The types' references outside the chunk's span, as they grow. */
+	for (i = 0; i < e->cu.remote_refs.nr && !err; i++)
+		err = btf_encoder__follow(e, e->cu.remote_refs.data[i], encode);
 	return err;
 }
 

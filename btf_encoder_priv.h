@@ -226,6 +226,13 @@ struct btf_encoder_cu {
 	DARRAY(uint32_t) enum_subprograms;
 	/* With merged_cus: the chunk's units, [start, end) as references number DIEs. */
 	DARRAY(struct unit_range) units;
+	/*
+	 * With merged_cus: the references the types noted, and the DIEs the
+	 * map took for others, that name a DIE outside [map_base, map_limit)
+	 * (btf_encoder__ref(), btf_encoder__map()): those the chunk may have
+	 * to take from another's units.
+	 */
+	DARRAY(uint32_t) remote_refs;
 	bool foreign; /* a DIE of another chunk's unit is being encoded: its types alone */
 	/*
 	 * The unit is Rust's, whose structs' data members pahole lists by

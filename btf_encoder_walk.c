@@ -91,6 +91,7 @@ void btf_encoder_cu__reset(struct btf_encoder_cu *cu)
 	cu->funcs_unsorted = false;
 	cu->enum_subprograms.nr = 0;
 	cu->units.nr = 0;
+	cu->remote_refs.nr = 0;
 	cu->map_base = cu->map_limit = 0;
 }
 
@@ -102,6 +103,7 @@ void btf_encoder_cu__free(struct btf_encoder_cu *cu)
 	darray__free(&cu->funcs);
 	darray__free(&cu->enum_subprograms);
 	darray__free(&cu->units);
+	darray__free(&cu->remote_refs);
 	darray__free(&cu->func_index);
 	darray__free(&cu->params);
 	darray__free(&cu->proto);

@@ -43,6 +43,7 @@
 #include "lib/elf_scn.h"
 #include "lib/elfutils.h"
 #include "lib/leb128.h"
+#include "lib/par_for.h"
 
 /*
  * The reading of the unit headers and their abbreviation tables for
@@ -265,23 +266,45 @@ static void dwarf_loader__intern_abbrevs(Dwarf_Die *unit)
 	}
 }
 
+/* The units whose abbreviations libdw reads, one each, by several threads. */
+struct abbrev_units {
+	DARRAY(Dwarf_Die) dies;
+};
+
+static int abbrev_units__intern(void *ctx, size_t i, unsigned int thread)
+{
+	struct abbrev_units *u = ctx;
+
+	(void)thread;
+	dwarf_loader__intern_abbrevs(&u->dies.data[i]);
+	return 0;
+}
+
 /*
  * Where the units are one, workers read the DIEs of units other than
  * their chunk's (btf_encoder_foreign.c): libdw reads every abbreviation of
  * every unit here first (and of the alternate file's partial units the
  * file imports), as of partial units, so that they share only lookups.
+ * libdw fills each unit's table of its own, thread-safely: the units are
+ * shared out to @threads threads.  Out of memory, the units left out are
+ * read as the workers meet them, as before libdw 0.178 made that safe.
  */
-static void dwarf_loader__intern_all_abbrevs(struct dwarf_loader *l)
+static void dwarf_loader__intern_all_abbrevs(struct dwarf_loader *l, unsigned int threads)
 {
+	struct abbrev_units u = {};
 	Dwarf_CU *cu = NULL;
-	Dwarf_Die die;
-
+	Dwarf_Die die, *slot;
 	size_t i;
 
-	while (dwarf_get_units(l->dwarf, cu, &cu, NULL, NULL, &die, NULL) == 0)
-		dwarf_loader__intern_abbrevs(&die);
-	for (i = 0; i < l->alt.units.nr; i++)
-		dwarf_loader__intern_abbrevs(&l->alt.units.data[i]);
+	while (dwarf_get_units(l->dwarf, cu, &cu, NULL, NULL, &die, NULL) == 0) {
+		if (!(slot = darray__push(&u.dies)))
+			break;
+		*slot = die;
+	}
+	for (i = 0; i < l->alt.units.nr && (slot = darray__push(&u.dies)); i++)
+		*slot = l->alt.units.data[i];
+	par_for(threads, u.dies.nr, abbrev_units__intern, &u);
+	darray__free(&u.dies);
 }
 
 /*
@@ -931,7 +954,7 @@ int dwarf_loader__for_each_chunk(struct dwarf_loader *l, unsigned int nr_workers
 
 	dwarf_loader__join_scan(l); /* the queue reads l->merged */
 	if (l->merged)
-		dwarf_loader__intern_all_abbrevs(l);
+		dwarf_loader__intern_all_abbrevs(l, nr_workers);
 	workers = calloc(nr_workers, sizeof(*workers));
 	if (!workers)
 		return -ENOMEM;
