@@ -371,61 +371,6 @@ static int btf_encoder__read_members(struct btf_encoder *e, Dwarf_Die *die, size
 	return err;
 }
 
-/* Merges the runs @a[0, @mid) and @a[@mid, @n), each in order, by offset into @out. */
-static void members_merge(const struct pending_member *a, size_t mid, size_t n,
-			  struct pending_member *out)
-{
-	size_t i = 0, j = mid, k = 0;
-
-	while (i < mid && j < n)
-		out[k++] = a[j].bit_off / 8 < a[i].bit_off / 8 ? a[j++] : a[i++];
-	while (i < mid)
-		out[k++] = a[i++];
-	while (j < n)
-		out[k++] = a[j++];
-}
-
-/*
- * rustc lays a struct's fields out in an order of its own and lists them in
- * DWARF in the source's, so pahole sorts the data members of a Rust unit's
- * types by byte offset once the unit is read (v1.31's dwarf_loader.c,
- * cu__finalize(): cu__language_reorders_offsets(), type__sort_by_offset();
- * the same in v1.32).  Its sort is a stable one (members of one offset, as
- * zero-sized fields, keep their order) and compares a member with the
- * DWARF child after it, which in rustc's DWARF is a member until the
- * members end, so it orders the members alone.  A bottom-up merge sort in
- * the room past the members: a Rust struct may have 65,535 of them.  The
- * index a decl tag names stays the member's DWARF one, as pahole's does.
- */
-static int btf_encoder__sort_members(struct btf_encoder *e, size_t first)
-{
-	size_t n = e->cu.members.nr - first, width, i;
-	struct pending_member *a, *b, *t;
-
-	if (n < 2)
-		return 0;
-	if (e->cu.members.capacity < first + 2 * n &&
-	    !darray__grow((void **)&e->cu.members.data, &e->cu.members.capacity,
-			  sizeof(*e->cu.members.data), first + 2 * n))
-		return -ENOMEM;
-	a = e->cu.members.data + first;
-	b = a + n;
-	for (width = 1; width < n; width *= 2) {
-		for (i = 0; i < n; i += 2 * width) {
-			size_t mid = i + width < n ? width : n - i;
-			size_t len = i + 2 * width < n ? 2 * width : n - i;
-
-			members_merge(a + i, mid, len, b + i);
-		}
-		t = a;
-		a = b;
-		b = t;
-	}
-	if (a != e->cu.members.data + first)
-		memcpy(e->cu.members.data + first, a, n * sizeof(*a));
-	return 0;
-}
-
 /*
  * A struct's types (clang nests there the anonymous struct or union of a
  * member) each come before the struct, in DIE order: pahole v1.31 numbers a
@@ -894,36 +839,6 @@ static int btf_encoder__encode_children(struct btf_encoder *e, Dwarf_Die *parent
 	if (!err && rc < 0)
 		err = btf_encoder__corrupt(e, dwarf_dieoffset(&child), DIE_AFTER_UNREADABLE);
 	return err;
-}
-
-/*
- * With merged_cus: notes that the unit of @cu_die is the chunk's, so that
- * references into it are not taken for another chunk's.  Out of memory, a
- * unit not noted has its DIEs taken again where referred to: the same BTF.
- */
-static void btf_encoder__note_unit(struct btf_encoder *e, Dwarf_Die *cu_die)
-{
-	uint64_t start = die_ref_space__off(&e->in->ref_space, cu_die) - dwarf_cuoffset(cu_die);
-	Dwarf *dwarf = dwarf_cu_getdwarf(cu_die->cu);
-	struct unit_range *r;
-	uint64_t next, local = dwarf_dieoffset(cu_die) - dwarf_cuoffset(cu_die);
-	size_t header;
-
-	if (dwarf_next_unit(dwarf, local, &next, &header, NULL, NULL, NULL, NULL, NULL, NULL) ||
-	    !(r = darray__push(&e->cu.units)))
-		return;
-	r->start = start;
-	r->end = start + (next - local);
-	/*
-	 * The main file's units of a chunk follow each other (but for those
-	 * the CU filter leaves out, whose DIEs are never mapped): their span's
-	 * map is dense.
-	 */
-	if (start == local && start >= e->cu.map_limit) {
-		if (!e->cu.map_limit)
-			e->cu.map_base = start;
-		e->cu.map_limit = r->end;
-	}
 }
 
 /* Starts on the unit of @cu_die, in the CU the encoder is in. */

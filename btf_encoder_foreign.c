@@ -37,6 +37,36 @@ struct foreign_unit {
 	DARRAY(uint32_t) enum_subprograms; /* of the subprograms its enumerations declare */
 };
 
+/*
+ * With merged_cus: notes that the unit of @cu_die is the chunk's, so that
+ * references into it are not taken for another chunk's.  Out of memory, a
+ * unit not noted has its DIEs taken again where referred to: the same BTF.
+ */
+void btf_encoder__note_unit(struct btf_encoder *e, Dwarf_Die *cu_die)
+{
+	uint64_t start = die_ref_space__off(&e->in->ref_space, cu_die) - dwarf_cuoffset(cu_die);
+	Dwarf *dwarf = dwarf_cu_getdwarf(cu_die->cu);
+	struct unit_range *r;
+	uint64_t next, local = dwarf_dieoffset(cu_die) - dwarf_cuoffset(cu_die);
+	size_t header;
+
+	if (dwarf_next_unit(dwarf, local, &next, &header, NULL, NULL, NULL, NULL, NULL, NULL) ||
+	    !(r = darray__push(&e->cu.units)))
+		return;
+	r->start = start;
+	r->end = start + (next - local);
+	/*
+	 * The main file's units of a chunk follow each other (but for those
+	 * the CU filter leaves out, whose DIEs are never mapped): their span's
+	 * map is dense.
+	 */
+	if (start == local && start >= e->cu.map_limit) {
+		if (!e->cu.map_limit)
+			e->cu.map_base = start;
+		e->cu.map_limit = r->end;
+	}
+}
+
 /* The references number DIEs of the alternate file past .debug_info (die_attrs.h). */
 static Dwarf *ref_dwarf(const struct btf_encoder *e, uint64_t *off)
 {

@@ -35,7 +35,8 @@
  *                         added, resolved once the CU is walked;
  *   btf_encoder_tags.c    decl tags: recorded per CU, owned, added;
  *   btf_encoder_match.c   two function states compared, for both merges;
- *   btf_encoder_walk.c    the per-CU state, corruption, the CU's function at a DIE.
+ *   btf_encoder_walk.c    the per-CU state, corruption, the CU's function at a DIE,
+ *                         a struct's members ordered by offset.
  *
  * Every btf_encoder__*() takes the encoder of the calling worker and touches
  * nothing another worker does, but for the claiming of elf_function nodes,
@@ -332,6 +333,11 @@ static inline int btf_encoder__sibling(struct btf_encoder *e, Dwarf_Die *die)
  * libdw's failure was for want of memory.
  */
 int btf_encoder__corrupt(struct btf_encoder *e, uint64_t off, const char *what);
+/*
+ * Orders the members read from @first on by offset, stably, as pahole does
+ * a Rust unit's (see btf_encoder_walk.c); 0 or -ENOMEM.
+ */
+int btf_encoder__sort_members(struct btf_encoder *e, size_t first);
 /* Sorts e->cu.func_index once the CU's funcs are all met; 0 or -ENOMEM. */
 int btf_encoder__index_funcs(struct btf_encoder *e);
 /* The CU's function whose DIE is at @off, or NULL (after btf_encoder__index_funcs()). */
@@ -503,6 +509,12 @@ static inline bool die_tag__is_type(int tag)
  */
 int btf_encoder__encode_foreign(struct btf_encoder *e,
 				int (*encode)(struct btf_encoder *e, Dwarf_Die *die));
+/*
+ * Notes that the unit of @cu_die is the chunk's (with merged_cus), so that
+ * references into it are not taken for another chunk's; out of memory, a
+ * unit not noted has its DIEs taken again where referred to: the same BTF.
+ */
+void btf_encoder__note_unit(struct btf_encoder *e, Dwarf_Die *cu_die);
 /* Whether @off, a DIE of another chunk's unit, is a subprogram an enumeration declares. */
 bool btf_encoder__foreign_enum_subprogram(struct btf_encoder *e, uint32_t off);
 /* Frees what the encoder keeps of other chunks' units. */

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The bottom of the encoder: the per-CU state (reset when a CU begins,
- * freed with the encoder), what makes the CU corrupt and where, and the
- * CU's function at a DIE.  (Reading the CU's DIEs is inline, in
- * btf_encoder_priv.h.)  It calls no other file of the encoder.
+ * freed with the encoder), what makes the CU corrupt and where, the CU's
+ * function at a DIE, and the members of a struct being read ordered by
+ * offset.  (Reading the CU's DIEs is inline, in btf_encoder_priv.h.)  It
+ * calls no other file of the encoder.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -112,4 +113,59 @@ void btf_encoder_cu__free(struct btf_encoder_cu *cu)
 	darray__free(&cu->type_refs);
 	darray__free(&cu->imported);
 	die_reader__free(&cu->reader);
+}
+
+/* Merges the runs @a[0, @mid) and @a[@mid, @n), each in order, by offset into @out. */
+static void members_merge(const struct pending_member *a, size_t mid, size_t n,
+			  struct pending_member *out)
+{
+	size_t i = 0, j = mid, k = 0;
+
+	while (i < mid && j < n)
+		out[k++] = a[j].bit_off / 8 < a[i].bit_off / 8 ? a[j++] : a[i++];
+	while (i < mid)
+		out[k++] = a[i++];
+	while (j < n)
+		out[k++] = a[j++];
+}
+
+/*
+ * rustc lays a struct's fields out in an order of its own and lists them in
+ * DWARF in the source's, so pahole sorts the data members of a Rust unit's
+ * types by byte offset once the unit is read (v1.31's dwarf_loader.c,
+ * cu__finalize(): cu__language_reorders_offsets(), type__sort_by_offset();
+ * the same in v1.32).  Its sort is a stable one (members of one offset, as
+ * zero-sized fields, keep their order) and compares a member with the
+ * DWARF child after it, which in rustc's DWARF is a member until the
+ * members end, so it orders the members alone.  A bottom-up merge sort in
+ * the room past the members: a Rust struct may have 65,535 of them.  The
+ * index a decl tag names stays the member's DWARF one, as pahole's does.
+ */
+int btf_encoder__sort_members(struct btf_encoder *e, size_t first)
+{
+	size_t n = e->cu.members.nr - first, width, i;
+	struct pending_member *a, *b, *t;
+
+	if (n < 2)
+		return 0;
+	if (e->cu.members.capacity < first + 2 * n &&
+	    !darray__grow((void **)&e->cu.members.data, &e->cu.members.capacity,
+			  sizeof(*e->cu.members.data), first + 2 * n))
+		return -ENOMEM;
+	a = e->cu.members.data + first;
+	b = a + n;
+	for (width = 1; width < n; width *= 2) {
+		for (i = 0; i < n; i += 2 * width) {
+			size_t mid = i + width < n ? width : n - i;
+			size_t len = i + 2 * width < n ? 2 * width : n - i;
+
+			members_merge(a + i, mid, len, b + i);
+		}
+		t = a;
+		a = b;
+		b = t;
+	}
+	if (a != e->cu.members.data + first)
+		memcpy(e->cu.members.data + first, a, n * sizeof(*a));
+	return 0;
 }
