@@ -911,7 +911,7 @@ int btf_encoder__new(const struct btf_encoder_input *in, struct btf_encoder **ou
 	die_reader__init(&e->cu.reader, in->debug_info, in->debug_info_end);
 	die_reader__init(&e->foreign_reader, in->debug_info, in->debug_info_end);
 	dwarf_locs__init(&e->locs, in->debug_loc, in->debug_loc_end, in->debug_loclists,
-			 in->debug_loclists_end, in->big_endian, in->libdw_lock);
+			 in->debug_loclists_end, in->big_endian, in->unit_locks);
 	return 0;
 }
 

@@ -47,6 +47,7 @@
 #include "die_attrs.h"
 #include "dwarf_loader.h"
 #include "func_params.h"
+#include "unit_locks.h"
 
 struct btf;
 struct btf_base;
@@ -136,12 +137,12 @@ struct btf_encoder_input {
 	/* The ELF file is big-endian (ELFDATA2MSB). */
 	bool big_endian;
 	/*
-	 * Serializes dwarf_getlocations() and dwarf_getlocation_attr(): they
-	 * fill libdw's location caches, which are not safe to share between
-	 * threads unless libdw was built with --enable-thread-safety.  Most
-	 * locations are read without them (dwarf_locs.h).
+	 * Serialize, unit by unit, dwarf_getlocations(), dwarf_getlocation(),
+	 * dwarf_getlocation_attr() and dwarf_lowpc(): they fill libdw's caches
+	 * of the unit (unit_locks.h).  Most locations are read without them
+	 * (dwarf_locs.h).
 	 */
-	pthread_mutex_t *libdw_lock;
+	struct unit_locks *unit_locks;
 	/* .debug_info as libdw reads it (dwarf_loader__debug_info()), or NULLs. */
 	const unsigned char *debug_info, *debug_info_end;
 	/* .debug_loc and .debug_loclists likewise (dwarf_loader__debug_locs()). */

@@ -65,9 +65,11 @@ void btf_encoder__sig_collect_func(struct btf_encoder *e, Dwarf_Die *die, struct
 
 	if (!sigs_on(e))
 		return;
-	pthread_mutex_lock(e->in->libdw_lock);
+	pthread_mutex_t *lock = unit_locks__of(e->in->unit_locks, die->cu);
+
+	pthread_mutex_lock(lock);
 	f->addr = dwarf_lowpc(die, &addr) == 0 ? addr : 0;
-	pthread_mutex_unlock(e->in->libdw_lock);
+	pthread_mutex_unlock(lock);
 	f->clang = e->cu.sig_abi.clang;
 	f->changed = f->clang && sig_func__changed(die, dwarf_hasattr(die, DW_AT_abstract_origin),
 						   &e->cu.ref_ctx);

@@ -34,9 +34,10 @@ static int variable_addr(struct btf_encoder *e, Dwarf_Attribute *attr, uint64_t 
 	Dwarf_Addr a;
 	Dwarf_Op *expr;
 	size_t len;
+	pthread_mutex_t *lock = unit_locks__of(e->in->unit_locks, attr->cu);
 	int err = -1;
 
-	pthread_mutex_lock(e->in->libdw_lock);
+	pthread_mutex_lock(lock);
 	if (dwarf_getlocation(attr, &expr, &len) == 0 && len >= 1) {
 		if (expr->atom == DW_OP_addr) {
 			*addr = expr->number;
@@ -48,7 +49,7 @@ static int variable_addr(struct btf_encoder *e, Dwarf_Attribute *attr, uint64_t 
 			err = 0;
 		}
 	}
-	pthread_mutex_unlock(e->in->libdw_lock);
+	pthread_mutex_unlock(lock);
 	return err;
 }
 

@@ -91,7 +91,7 @@ static void attr_udata(Dwarf_Attribute *attr, uint64_t *val, bool *has)
 
 /*
  * The block is decoded here: dwarf_getlocation() would fill libdw's location
- * cache of the unit, which needs conf->libdw_lock.
+ * cache of the unit, which needs the unit's lock (unit_locks.h).
  */
 void die_attr__member_location(Dwarf_Attribute *attr, uint64_t *val)
 {

@@ -15,7 +15,7 @@
  * abbreviation libdw reads here before the workers start, so that workers
  * reading DIEs of one unit share only lookups.  libdw's
  * location lists are cached per unit without a lock: dwarf_getlocation()
- * and friends are called under conf->libdw_lock (btf_encoder.h), never
+ * and friends are called under the unit's lock (unit_locks.h), never
  * from die_attrs.c.  tests/test_helgrind.sh checks it under helgrind and
  * drd, which see inside libdw.
  */

@@ -19,7 +19,7 @@
 
 void dwarf_locs__init(struct dwarf_locs *l, const unsigned char *loc, const unsigned char *loc_end,
 		      const unsigned char *loclists, const unsigned char *loclists_end,
-		      bool big_endian, pthread_mutex_t *lock)
+		      bool big_endian, struct unit_locks *locks)
 {
 	memset(l, 0, sizeof(*l));
 	l->loc = loc;
@@ -27,7 +27,7 @@ void dwarf_locs__init(struct dwarf_locs *l, const unsigned char *loc, const unsi
 	l->loclists = loclists;
 	l->loclists_end = loclists_end;
 	l->big_endian = big_endian;
-	l->libdw_lock = lock;
+	l->unit_locks = locks;
 }
 
 void dwarf_locs__free(struct dwarf_locs *l)
@@ -347,6 +347,7 @@ static bool dwarf_locs__unit(struct dwarf_locs *l, Dwarf_CU *cu)
 {
 	Dwarf_Half version;
 	uint8_t unit_type, addr_size, offset_size;
+	pthread_mutex_t *lock;
 	Dwarf_Die cu_die;
 
 	if (cu == l->cu)
@@ -364,9 +365,10 @@ static bool dwarf_locs__unit(struct dwarf_locs *l, Dwarf_CU *cu)
 	if ((unit_type != DW_UT_compile && unit_type != DW_UT_partial && unit_type != DW_UT_type) ||
 	    version < 4 || version > 5)
 		return true;
-	pthread_mutex_lock(l->libdw_lock);
+	lock = unit_locks__of(l->unit_locks, cu);
+	pthread_mutex_lock(lock);
 	l->lists_here = unit_base_readable(&cu_die);
-	pthread_mutex_unlock(l->libdw_lock);
+	pthread_mutex_unlock(lock);
 	return true;
 }
 
@@ -423,13 +425,14 @@ static int libdw_entry_atom(Dwarf_Attribute *attr, Dwarf_Op *op)
 static int dwarf_locs__walk_libdw(struct dwarf_locs *l, Dwarf_Attribute *attr, dwarf_loc_fn fn,
 				  void *ctx)
 {
+	pthread_mutex_t *lock = unit_locks__of(l->unit_locks, attr->cu);
 	Dwarf_Addr base, start, end;
 	ptrdiff_t off = 0;
 	Dwarf_Op *expr;
 	size_t len, i;
 	int nr = 0, err = 0;
 
-	pthread_mutex_lock(l->libdw_lock);
+	pthread_mutex_lock(lock);
 	while ((off = dwarf_getlocations(attr, off, &base, &start, &end, &expr, &len)) > 0) {
 		l->ops.nr = 0;
 		for (i = 0; i < len; i++) {
@@ -449,7 +452,7 @@ static int dwarf_locs__walk_libdw(struct dwarf_locs *l, Dwarf_Attribute *attr, d
 			break;
 	}
 out:
-	pthread_mutex_unlock(l->libdw_lock);
+	pthread_mutex_unlock(lock);
 	return err;
 }
 

@@ -28,6 +28,7 @@
 #include <elfutils/libdw.h>
 
 #include "lib/darray.h"
+#include "unit_locks.h"
 
 /* An operation of an expression, as the readers of parameters take it. */
 struct loc_op {
@@ -45,7 +46,7 @@ struct dwarf_locs {
 	/* .debug_loc and .debug_loclists as libdw reads them, or NULLs. */
 	const unsigned char *loc, *loc_end, *loclists, *loclists_end;
 	bool big_endian;
-	pthread_mutex_t *libdw_lock; /* around every call into libdw's location readers */
+	struct unit_locks *unit_locks; /* around every call into libdw's location readers */
 	/* The unit of the last list read, and whether its lists may be read here. */
 	Dwarf_CU *cu;
 	uint16_t version;
@@ -61,16 +62,16 @@ struct dwarf_locs {
  */
 typedef bool (*dwarf_loc_fn)(void *ctx, const struct loc_op *ops, size_t n, int nr);
 
-/* Sets @l up to read what libdw reads of the two sections; @lock serializes libdw. */
+/* Sets @l up to read what libdw reads of the two sections; @locks serialize libdw. */
 void dwarf_locs__init(struct dwarf_locs *l, const unsigned char *loc, const unsigned char *loc_end,
 		      const unsigned char *loclists, const unsigned char *loclists_end,
-		      bool big_endian, pthread_mutex_t *lock);
+		      bool big_endian, struct unit_locks *locks);
 void dwarf_locs__free(struct dwarf_locs *l);
 
 /*
  * Calls @fn for each location of @attr, in order, until it returns true or
  * one cannot be read (as dwarf_getlocations() stops).  @fn runs under the
- * libdw lock when libdw reads the attribute: it must not take it.
+ * unit's lock when libdw reads the attribute: it must take no unit lock.
  * -ENOMEM when out of memory, else 0.
  */
 int dwarf_locs__walk(struct dwarf_locs *l, Dwarf_Attribute *attr, dwarf_loc_fn fn, void *ctx);

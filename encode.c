@@ -51,7 +51,7 @@ struct encode_result {
 struct encode_input {
 	struct dwarf_loader *loader;
 	struct elf_symtab *symtab; /* NULL: no .symtab */
-	pthread_mutex_t libdw_lock;
+	struct unit_locks unit_locks;
 	struct btf_encoder_input in; /* what the encoders read */
 	/* The first corrupt DIE an encoder found (btf_encoder__corrupt_at()). */
 	uint64_t corrupt_off;
@@ -103,7 +103,7 @@ static int encode_input__open(struct encode_input *ei, const char *path,
 
 	ei->in.conf = conf;
 	ei->path = path;
-	ei->in.libdw_lock = &ei->libdw_lock;
+	ei->in.unit_locks = &ei->unit_locks;
 	err = dwarf_loader__open(path, &ei->loader, why, sizeof(why));
 	if (err) {
 		fprintf(stderr, "pahole: %s: %s%s\n", path, why,
@@ -385,7 +385,7 @@ int encode__file(const char *path, const struct btf_encoder_conf *conf, struct e
 	if (!r)
 		return say(path, -ENOMEM, strerror(ENOMEM));
 	r->conf = conf;
-	pthread_mutex_init(&ei.libdw_lock, NULL);
+	unit_locks__init(&ei.unit_locks);
 	err = encode_input__open(&ei, path, conf);
 	if (!err) {
 		err = encode_input__encode(&ei, &r->enc);
@@ -412,7 +412,7 @@ int encode__file(const char *path, const struct btf_encoder_conf *conf, struct e
 		encode_input__close(&ei);
 	else
 		r->opened = encode_input__take(&ei);
-	pthread_mutex_destroy(&ei.libdw_lock);
+	unit_locks__destroy(&ei.unit_locks);
 	/* As pahole v1.31: DWARF without a single type gives no BTF at all. */
 	if (!err && (r->enc.empty || (!conf->base && btf__type_cnt(r->enc.btf) == 1))) {
 		fprintf(stderr, "pahole: %s: warning: no types in the DWARF, nothing written\n",
