@@ -40,6 +40,7 @@
 #include "btf_base.h"
 #include "btf_dedup.h"
 #include "btf_dedup_cands.h"
+#include "btf_dedup_sig.h"
 #include "lib/btf_kinds.h"
 #include "lib/btf_types.h"
 #include "lib/str_set.h"
@@ -92,140 +93,6 @@ static const struct btf_type *type_of(const struct dedup *d, uint32_t id)
 	return id < d->nb ? btf_base__type(d->base, id) : split_type(d, id);
 }
 
-/* libbpf's hash_combine(), on its long, as unsigned (the same bits). */
-static uint64_t mix(uint64_t h, uint32_t v)
-{
-	return h * 31 + v;
-}
-
-/* Signatures and equalities, as libbpf's btf_hash_*() and btf_equal_*(). */
-
-static uint64_t hash_common(const struct btf_type *t)
-{
-	return mix(mix(mix(0, t->name_off), t->info), t->size);
-}
-
-static uint64_t hash_int_tag(const struct btf_type *t)
-{
-	return mix(hash_common(t), *(const uint32_t *)(t + 1));
-}
-
-static uint64_t hash_enum(const struct btf_type *t)
-{
-	/* The name alone: an enum without values meets those with. */
-	return mix(0, t->name_off);
-}
-
-static uint64_t hash_struct(const struct btf_type *t)
-{
-	const struct btf_member *m = btf_members(t);
-	uint64_t h = hash_common(t);
-	int i;
-
-	for (i = 0; i < btf_vlen(t); i++, m++)
-		h = mix(mix(h, m->name_off), m->offset);
-	return h;
-}
-
-/* libbpf 1.7's btf_hash_typedef(): the name and info, not the type it names. */
-static uint64_t hash_typedef(const struct btf_type *t)
-{
-	return mix(mix(0, t->name_off), t->info);
-}
-
-static uint64_t hash_array(const struct btf_type *t)
-{
-	const struct btf_array *a = btf_array(t);
-
-	return mix(mix(mix(hash_common(t), a->type), a->index_type), a->nelems);
-}
-
-static uint64_t hash_proto(const struct btf_type *t)
-{
-	const struct btf_param *p = btf_params(t);
-	uint64_t h = hash_common(t);
-	int i;
-
-	for (i = 0; i < btf_vlen(t); i++, p++)
-		h = mix(mix(h, p->name_off), p->type);
-	return h;
-}
-
-static bool equal_common(const struct btf_type *a, const struct btf_type *b)
-{
-	return a->name_off == b->name_off && a->info == b->info && a->size == b->size;
-}
-
-static bool equal_int_tag(const struct btf_type *a, const struct btf_type *b)
-{
-	return equal_common(a, b) && *(const uint32_t *)(a + 1) == *(const uint32_t *)(b + 1);
-}
-
-static bool equal_enum(const struct btf_type *a, const struct btf_type *b)
-{
-	size_t item = btf_is_enum(a) ? sizeof(struct btf_enum) : sizeof(struct btf_enum64);
-
-	/* Each item is a name offset and the value: compared as bytes. */
-	return equal_common(a, b) && !memcmp(a + 1, b + 1, item * btf_vlen(a));
-}
-
-static bool is_enum_decl(const struct btf_type *t)
-{
-	return btf_is_any_enum(t) && !btf_vlen(t);
-}
-
-/* An enum without values is of a kind with any enum (or enum64) of its name. */
-static bool compat_enum(const struct btf_type *a, const struct btf_type *b)
-{
-	if (!is_enum_decl(a) && !is_enum_decl(b))
-		return equal_enum(a, b);
-	return a->name_off == b->name_off && btf_is_any_enum(a) && btf_is_any_enum(b);
-}
-
-/* The same but for the members' types. */
-static bool shallow_equal_struct(const struct btf_type *a, const struct btf_type *b)
-{
-	const struct btf_member *m = btf_members(a), *n = btf_members(b);
-	int i;
-
-	if (!equal_common(a, b))
-		return false;
-	for (i = 0; i < btf_vlen(a); i++)
-		if (m[i].name_off != n[i].name_off || m[i].offset != n[i].offset)
-			return false;
-	return true;
-}
-
-static bool shallow_equal_typedef(const struct btf_type *a, const struct btf_type *b)
-{
-	return a->name_off == b->name_off && a->info == b->info;
-}
-
-static bool equal_array(const struct btf_type *a, const struct btf_type *b)
-{
-	return equal_common(a, b) && !memcmp(btf_array(a), btf_array(b), sizeof(struct btf_array));
-}
-
-static bool equal_proto(const struct btf_type *a, const struct btf_type *b)
-{
-	return equal_common(a, b) &&
-	       !memcmp(btf_params(a), btf_params(b), sizeof(struct btf_param) * btf_vlen(a));
-}
-
-/* The same but for the types referred to. */
-static bool compat_proto(const struct btf_type *a, const struct btf_type *b)
-{
-	const struct btf_param *p = btf_params(a), *q = btf_params(b);
-	int i;
-
-	if (a->name_off != b->name_off || a->info != b->info)
-		return false;
-	for (i = 0; i < btf_vlen(a); i++)
-		if (p[i].name_off != q[i].name_off)
-			return false;
-	return true;
-}
-
 static bool is_mapped(const struct dedup *d, uint32_t id)
 {
 	return d->map[id] <= ID_MAX;
@@ -265,7 +132,7 @@ static bool identical_arrays(const struct dedup *d, uint32_t a, uint32_t b)
 {
 	const struct btf_type *s = type_of(d, a), *t = type_of(d, b);
 
-	return btf_is_array(s) && btf_is_array(t) && equal_array(s, t);
+	return btf_is_array(s) && btf_is_array(t) && btf_sig__equal_array(s, t);
 }
 
 static bool identical_structs(const struct dedup *d, uint32_t a, uint32_t b)
@@ -274,7 +141,8 @@ static bool identical_structs(const struct dedup *d, uint32_t a, uint32_t b)
 	const struct btf_member *m, *n;
 	int i;
 
-	if (!btf_is_composite(s) || btf_kind(s) != btf_kind(t) || !shallow_equal_struct(s, t))
+	if (!btf_is_composite(s) || btf_kind(s) != btf_kind(t) ||
+	    !btf_sig__shallow_equal_struct(s, t))
 		return false;
 	m = btf_members(s);
 	n = btf_members(t);
@@ -305,21 +173,21 @@ static bool identical_int(const struct dedup *d, const struct btf_type *a, const
 			  int depth)
 {
 	(void)d, (void)depth;
-	return equal_int_tag(a, b);
+	return btf_sig__equal_int_tag(a, b);
 }
 
 static bool identical_enum(const struct dedup *d, const struct btf_type *a,
 			   const struct btf_type *b, int depth)
 {
 	(void)d, (void)depth;
-	return compat_enum(a, b);
+	return btf_sig__compat_enum(a, b);
 }
 
 static bool identical_common(const struct dedup *d, const struct btf_type *a,
 			     const struct btf_type *b, int depth)
 {
 	(void)d, (void)depth;
-	return equal_common(a, b);
+	return btf_sig__equal_common(a, b);
 }
 
 static const struct dedup_kind *kind_of(const struct btf_type *t);
@@ -356,7 +224,7 @@ static bool identical_array(const struct dedup *d, const struct btf_type *a,
 			    const struct btf_type *b, int depth)
 {
 	(void)d, (void)depth;
-	return equal_common(a, b) && btf_array(a)->nelems == btf_array(b)->nelems;
+	return btf_sig__equal_common(a, b) && btf_array(a)->nelems == btf_array(b)->nelems;
 }
 
 /* One level deeper where two IDs differ. */
@@ -371,7 +239,7 @@ static bool identical_struct(const struct dedup *d, const struct btf_type *a,
 	const struct btf_member *m = btf_members(a), *n = btf_members(b);
 	int i;
 
-	if (!shallow_equal_struct(a, b))
+	if (!btf_sig__shallow_equal_struct(a, b))
 		return false;
 	for (i = 0; i < btf_vlen(a); i++)
 		if (!identical_ids(d, m[i].type, n[i].type, depth))
@@ -385,7 +253,7 @@ static bool identical_proto(const struct dedup *d, const struct btf_type *a,
 	const struct btf_param *p = btf_params(a), *q = btf_params(b);
 	int i;
 
-	if (!compat_proto(a, b) || !identical_ids(d, a->type, b->type, depth))
+	if (!btf_sig__compat_proto(a, b) || !identical_ids(d, a->type, b->type, depth))
 		return false;
 	for (i = 0; i < btf_vlen(a); i++)
 		if (!identical_ids(d, p[i].type, q[i].type, depth))
@@ -426,19 +294,19 @@ static int equiv(struct dedup *d, uint32_t cand, uint32_t canon);
 static int equiv_int(struct dedup *d, const struct btf_type *a, const struct btf_type *b)
 {
 	(void)d;
-	return equal_int_tag(a, b);
+	return btf_sig__equal_int_tag(a, b);
 }
 
 static int equiv_enum(struct dedup *d, const struct btf_type *a, const struct btf_type *b)
 {
 	(void)d;
-	return compat_enum(a, b);
+	return btf_sig__compat_enum(a, b);
 }
 
 static int equiv_common(struct dedup *d, const struct btf_type *a, const struct btf_type *b)
 {
 	(void)d;
-	return equal_common(a, b);
+	return btf_sig__equal_common(a, b);
 }
 
 static int equiv_ref(struct dedup *d, const struct btf_type *a, const struct btf_type *b)
@@ -450,7 +318,7 @@ static int equiv_array(struct dedup *d, const struct btf_type *a, const struct b
 {
 	int eq;
 
-	if (!equal_common(a, b) || btf_array(a)->nelems != btf_array(b)->nelems)
+	if (!btf_sig__equal_common(a, b) || btf_array(a)->nelems != btf_array(b)->nelems)
 		return 0;
 	eq = equiv(d, btf_array(a)->index_type, btf_array(b)->index_type);
 	return eq <= 0 ? eq : equiv(d, btf_array(a)->type, btf_array(b)->type);
@@ -461,7 +329,7 @@ static int equiv_struct(struct dedup *d, const struct btf_type *a, const struct 
 	const struct btf_member *m = btf_members(a), *n = btf_members(b);
 	int i, eq;
 
-	if (!shallow_equal_struct(a, b))
+	if (!btf_sig__shallow_equal_struct(a, b))
 		return 0;
 	for (i = 0; i < btf_vlen(a); i++) {
 		eq = equiv(d, m[i].type, n[i].type);
@@ -476,7 +344,7 @@ static int equiv_proto(struct dedup *d, const struct btf_type *a, const struct b
 	const struct btf_param *p = btf_params(a), *q = btf_params(b);
 	int i, eq;
 
-	if (!compat_proto(a, b))
+	if (!btf_sig__compat_proto(a, b))
 		return 0;
 	eq = equiv(d, a->type, b->type);
 	for (i = 0; eq > 0 && i < btf_vlen(a); i++)
@@ -489,21 +357,21 @@ static int dedup_enum(struct dedup *d, uint32_t id);
 static int dedup_composite(struct dedup *d, uint32_t id);
 
 /* The kinds' rows (lib/btf_kinds.h), by HASH, EQUAL, EQUIV, DEDUP, IDENTICAL; "none" is NULL. */
-#define hash_none NULL
-#define equal_none NULL
+#define btf_sig__hash_none NULL
+#define btf_sig__equal_none NULL
 #define equiv_none NULL
 #define dedup_none NULL
 #define identical_none NULL
 static const struct dedup_kind dedup_kinds[NR_BTF_KINDS] = {
 #define BTF_KIND_DEDUP(kind, name, extra, item, named, ids, log, match, hash, equal, equiv, dedup, \
 		       identical)                                                                  \
-	[BTF_KIND_##kind] = { hash_##hash, equal_##equal, equiv_##equiv, dedup_##dedup,            \
-			      identical_##identical },
+	[BTF_KIND_##kind] = { btf_sig__hash_##hash, btf_sig__equal_##equal, equiv_##equiv,         \
+			      dedup_##dedup, identical_##identical },
 	BTF_KINDS(BTF_KIND_DEDUP)
 #undef BTF_KIND_DEDUP
 };
-#undef hash_none
-#undef equal_none
+#undef btf_sig__hash_none
+#undef btf_sig__equal_none
 #undef equiv_none
 #undef dedup_none
 #undef identical_none
@@ -613,7 +481,7 @@ static int dedup_prim(struct dedup *d, uint32_t id)
 	for (i = 0; i < n && to == id; i++) {
 		const struct btf_type *c = type_of(d, d->cands.out[i]);
 
-		if (is_int ? equal_int_tag(t, c) : equal_common(t, c))
+		if (is_int ? btf_sig__equal_int_tag(t, c) : btf_sig__equal_common(t, c))
 			to = d->cands.out[i];
 	}
 	d->map[id] = to;
@@ -628,7 +496,7 @@ static int dedup_prim(struct dedup *d, uint32_t id)
 static int dedup_enum(struct dedup *d, uint32_t id)
 {
 	const struct btf_type *t = type_of(d, id);
-	uint64_t h = hash_enum(t);
+	uint64_t h = btf_sig__hash_enum(t);
 	int n = cand_table__get(&d->cands, h), i;
 	uint32_t to = id;
 
@@ -638,13 +506,13 @@ static int dedup_enum(struct dedup *d, uint32_t id)
 		uint32_t c_id = d->cands.out[i];
 		const struct btf_type *c = type_of(d, c_id);
 
-		if (equal_enum(t, c)) {
+		if (btf_sig__equal_enum(t, c)) {
 			to = c_id;
 			break;
 		}
-		if (!compat_enum(t, c))
+		if (!btf_sig__compat_enum(t, c))
 			continue;
-		if (is_enum_decl(t)) {
+		if (btf_sig__is_enum_decl(t)) {
 			to = c_id;
 			break;
 		}
@@ -663,7 +531,8 @@ static bool by_graph(const struct dedup *d, const struct btf_type *t)
 /* A type's signature among the candidates: a typedef's is libbpf 1.7's where it goes by graph. */
 static uint64_t dedup_hash(const struct dedup *d, const struct btf_type *t)
 {
-	return d->rules.typedef_graphs && btf_is_typedef(t) ? hash_typedef(t) : kind_of(t)->hash(t);
+	return d->rules.typedef_graphs && btf_is_typedef(t) ? btf_sig__hash_typedef(t) :
+							      kind_of(t)->hash(t);
 }
 
 /*
@@ -688,9 +557,9 @@ static int dedup_composite(struct dedup *d, uint32_t id)
 		uint32_t c = d->cands.out[i];
 
 		/* Not a FWD that shares the hash: that could make a loop. */
-		if (td ? !shallow_equal_typedef(t, type_of(d, c)) ||
+		if (td ? !btf_sig__shallow_equal_typedef(t, type_of(d, c)) ||
 				    !btf_is_typedef(type_of(d, c)) :
-			 !shallow_equal_struct(t, type_of(d, c)))
+			 !btf_sig__shallow_equal_struct(t, type_of(d, c)))
 			continue;
 		hypot_clear(d);
 		eq = equiv(d, id, c);
