@@ -16,6 +16,7 @@
 
 #include "btf_encoder_priv.h"
 #include "lib/btf_types.h"
+#include "lib/zpages.h"
 
 /* Marks a slot of the DIE map as holding a reference for this CU. */
 #define MAP_SET 0x80000000u
@@ -49,6 +50,29 @@ static bool dense_index(const struct btf_encoder *e, uint32_t off, uint32_t *idx
 	return true;
 }
 
+/*
+ * Makes the dense map hold index @idx.  The new map's pages come zeroed
+ * (zpages.h): only the slots set, which the CU's refs list, are copied, and
+ * a first CU or chunk as large as the largest costs its faults once.
+ */
+static int btf_encoder__grow_map(struct btf_encoder *e, uint32_t idx)
+{
+	size_t size = e->cu.map_size ? e->cu.map_size * 2 : 1 << 16, i;
+	uint32_t *map;
+
+	while (size <= idx)
+		size *= 2;
+	map = zpages__alloc(size * sizeof(*map));
+	if (!map)
+		return -ENOMEM;
+	for (i = 0; i < e->cu.refs.nr; i++)
+		map[e->cu.refs.data[i]] = e->cu.map[e->cu.refs.data[i]];
+	zpages__free(e->cu.map, e->cu.map_size * sizeof(*map));
+	e->cu.map = map;
+	e->cu.map_size = size;
+	return 0;
+}
+
 int btf_encoder__map(struct btf_encoder *e, Dwarf_Die *die, uint32_t ref)
 {
 	uint32_t *slot, off = btf_encoder__die_off(e, die), idx;
@@ -58,19 +82,8 @@ int btf_encoder__map(struct btf_encoder *e, Dwarf_Die *die, uint32_t ref)
 		return -ENOMEM;
 	if (!dense_index(e, off, &idx))
 		return ptr_map__set(&e->cu.sparse_map, sparse_key(off), ref);
-	if (idx >= e->cu.map_size) {
-		size_t size = e->cu.map_size ? e->cu.map_size * 2 : 1 << 16;
-		uint32_t *map;
-
-		while (size <= idx)
-			size *= 2;
-		map = realloc(e->cu.map, size * sizeof(*map));
-		if (!map)
-			return -ENOMEM;
-		memset(map + e->cu.map_size, 0, (size - e->cu.map_size) * sizeof(*map));
-		e->cu.map = map;
-		e->cu.map_size = size;
-	}
+	if (idx >= e->cu.map_size && btf_encoder__grow_map(e, idx))
+		return -ENOMEM;
 	slot = darray__push(&e->cu.refs);
 	if (!slot)
 		return -ENOMEM;

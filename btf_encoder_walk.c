@@ -17,6 +17,7 @@
 
 #include "btf_encoder_priv.h"
 #include "lib/elfutils.h"
+#include "lib/zpages.h"
 
 int btf_encoder__corrupt(struct btf_encoder *e, uint64_t off, const char *what)
 {
@@ -98,7 +99,7 @@ void btf_encoder_cu__reset(struct btf_encoder_cu *cu)
 
 void btf_encoder_cu__free(struct btf_encoder_cu *cu)
 {
-	free(cu->map);
+	zpages__free(cu->map, cu->map_size * sizeof(*cu->map));
 	ptr_map__free(&cu->sparse_map);
 	darray__free(&cu->refs);
 	darray__free(&cu->funcs);
