@@ -13,8 +13,9 @@
 #   lto        units that refer into each other, one CU shared out by chunks,
 #              each taking the DIEs of others it refers to: gcc -flto (early
 #              debug and LTRANS units), bad_xunit.py's three hand-made
-#              units, and test_rust's LTO objects (clang-22 ThinLTO and full
-#              LTO with Rust's units, and modules shaped as rust_minimal.ko)
+#              units, test_rust's LTO objects (clang-22 ThinLTO and full
+#              LTO with Rust's units, and modules shaped as rust_minimal.ko),
+#              and a dwz'd object (units tied by DW_TAG_imported_unit)
 #   modules    the corpus modules, split BTF on the reference vmlinux BTF
 #   vmlinux    the corpus vmlinux, with true_signature too, and as v1.32
 #              (the tests run as v1.31: tests/lib.sh), and VMLINUX_RUNS (3)
@@ -274,6 +275,14 @@ if gcc -g -O2 -flto -flto-partition=max -fPIC -nostdlib -shared \
 else
 	not_ok "gcc -flto shared object: compiling or linking failed"
 	sed 's/^/    /' "$TMP/lto.err"
+fi
+# dwz's partial units, imported (DW_TAG_imported_unit): the same path, a unit a chunk.
+if command -v dwz > /dev/null; then
+	gcc -g -O2 -fPIC -nostdlib -shared "$FIXTURES/dwz_a.c" "$FIXTURES/dwz_b.c" \
+		-o "$TMP/dwz.so" && dwz "$TMP/dwz.so" || die "cannot build dwz.so"
+	PAHOLE_COMPAT=v1.32 jobs_agree "dwz'd object, partial units imported" "$TMP/dwz.so"
+else
+	note_skip "dwz is not installed: the imported partial units"
 fi
 python3 "$FIXTURES/bad_xunit.py" ok > "$TMP/xunit.s" && gcc -c "$TMP/xunit.s" -o "$TMP/xunit.o" ||
 	die "cannot make bad_xunit.py's ok"
