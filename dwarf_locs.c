@@ -408,17 +408,30 @@ static int dwarf_locs__read(struct dwarf_locs *l, Dwarf_Attribute *attr)
 	}
 }
 
-/* The atom of the one operation of DW_OP_entry_value @op's block, by libdw; else -1. */
-static int libdw_entry_atom(Dwarf_Attribute *attr, Dwarf_Op *op)
+/*
+ * The atom of the one operation of DW_OP_entry_value @op's block, by libdw;
+ * else -1.  Called under the lock of @attr's unit.
+ */
+static int libdw_entry_atom(struct dwarf_locs *l, Dwarf_Attribute *attr, Dwarf_Op *op)
 {
+	pthread_mutex_t *file_lock = NULL;
 	Dwarf_Attribute entry;
 	Dwarf_Op *ops;
 	size_t n;
+	int atom = -1;
 
-	if (dwarf_getlocation_attr(attr, op, &entry) != 0 ||
-	    dwarf_getlocation(&entry, &ops, &n) != 0 || n != 1)
+	if (dwarf_getlocation_attr(attr, op, &entry) != 0)
 		return -1;
-	return ops->atom;
+	/* An entry value in a list is read in the file's unit of lists, which all units share. */
+	if (entry.cu != attr->cu)
+		file_lock = unit_locks__file(l->unit_locks);
+	if (file_lock)
+		pthread_mutex_lock(file_lock);
+	if (dwarf_getlocation(&entry, &ops, &n) == 0 && n == 1)
+		atom = ops->atom;
+	if (file_lock)
+		pthread_mutex_unlock(file_lock);
+	return atom;
 }
 
 /* libdw's reading of @attr, as dwarf_locs__walk() hands it out. */
@@ -446,7 +459,7 @@ static int dwarf_locs__walk_libdw(struct dwarf_locs *l, Dwarf_Attribute *attr, d
 			if (op->atom < 256 && op_layouts[op->atom].form == OPS_ULEB)
 				op->number = expr[i].number;
 			if (op->atom == DW_OP_entry_value || op->atom == DW_OP_GNU_entry_value)
-				op->entry_atom = libdw_entry_atom(attr, &expr[i]);
+				op->entry_atom = libdw_entry_atom(l, attr, &expr[i]);
 		}
 		if (fn(ctx, l->ops.data, len, nr++))
 			break;

@@ -8,6 +8,9 @@
 #              linked with ld -r: many CUs, in several chunks
 #   lto        gcc -flto with several partitions: units that refer into
 #              each other, encoded as one CU by one worker
+#   clang      the C sources of this tree by clang -O2 -gdwarf-5, in v1.32
+#              mode: location lists by index, which libdw reads, entry
+#              values in them read in libdw's one unit of the file's lists
 #   module     the corpus's nf_conntrack.ko, split over its vmlinux's BTF
 #   dwz        dwz's partial units, imported by CUs that are encoded one by
 #              one (a Linux no-LTO note), in v1.32 mode: every worker whose
@@ -20,7 +23,7 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 need_pahole
-need_tools valgrind gcc ld pkg-config objcopy
+need_tools valgrind gcc clang ld pkg-config objcopy
 need_corpus
 make_tmp
 
@@ -89,6 +92,23 @@ if command -v dwz > /dev/null; then
 else
 	note_skip "dwz not installed: the partial units"
 fi
+
+# clang's DWARF 5 lists (DW_FORM_loclistx, address indexes) are read by
+# libdw, and an entry value's block in one by libdw's unit of all the
+# file's lists: every worker's, under the file's lock (unit_locks.h).
+mkdir "$TMP/clang"
+read -ra cflags <<< "$(pkg-config --cflags libdw libbpf)"
+# _Atomic is left out, as above; clang's <stdatomic.h> then does not
+# compile, and the files that include it are left out too.
+for src in "$SRCDIR"/*.c "$SRCDIR"/lib/*.c; do
+	clang -g -gdwarf-5 -O2 -fPIC -D_GNU_SOURCE -D_Atomic= -I"$SRCDIR" -I"$SRCDIR/lib" \
+		"${cflags[@]}" -c "$src" -o "$TMP/clang/$(basename "$src" .c).o" 2> /dev/null
+done
+n=$(find "$TMP/clang" -name '*.o' | wc -l)
+[ "$n" -ge 20 ] || die "clang compiled $n of this tree's sources, not 20"
+ld -r -o "$TMP/clang.o" "$TMP"/clang/*.o || die "ld -r failed"
+PAHOLE_COMPAT=v1.32 race helgrind "clang -O2 DWARF 5, lists read by libdw" "$TMP/clang.o"
+PAHOLE_COMPAT=v1.32 race drd "clang -O2 DWARF 5, lists read by libdw" "$TMP/clang.o"
 
 base=$CORPUS/reference/vmlinux.default.btf
 race helgrind module "$CORPUS/modules/nf_conntrack.ko" --btf_base "$base"
