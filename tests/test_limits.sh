@@ -19,6 +19,8 @@
 #      above what is written passes;
 #   3. no worker thread can be started (ulimit -u): the main thread does the
 #      work, the same bytes.
+# As v1.32 (test_limits.v1.32), part 1's vmlinux runs are at -j2 and -j8
+# and part 1b's at -j8: how a thread fails is the same in both releases.
 #
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -123,12 +125,17 @@ for mb in $LIMITS; do
 done
 # -j8 from the smallest limit -j2 passes at: below it, the early failures
 # (reading the file, the symbols, the first units) are those -j1 and -j2 meet.
-for j in -j1 -j2 -j8; do
+# As v1.32 (its pass of CI), -j2 and -j8 alone: -j1 meets the allocations
+# -j2 meets, in one thread; the release changes what is allocated, not how
+# a thread fails.
+VM_JOBS="-j1 -j2 -j8"
+[ "$PAHOLE_COMPAT" = v1.32 ] && VM_JOBS="-j2 -j8"
+for j in $VM_JOBS; do
 	for mb in $LIMITS; do
 		skip_limit "$j" "$mb" && continue
 		[ "$j" = -j8 ] && [ "$mb" -lt "${PASSED[-j2,min]:-0}" ] && continue
 		rm -f "$TMP/out.btf"
-		run_limited $((mb * 1024)) -J $j --btf_features=default \
+		run_limited $((mb * 1024)) -J "$j" --btf_features=default \
 			--btf_encode_detached="$TMP/out.btf" "$VM"
 		rc=$?
 		judge "vmlinux $j, $mb MB, detached" $rc "$VM" "$TMP/out.btf" "$TMP/vm.btf"
@@ -221,7 +228,10 @@ race()
 	fi
 	hog_stop
 }
-for j in -j2 -j8; do
+# As v1.32, -j8 alone: its -j2 runs race as v1.31's do.
+RACE_JOBS="-j2 -j8"
+[ "$PAHOLE_COMPAT" = v1.32 ] && RACE_JOBS="-j8"
+for j in $RACE_JOBS; do
 	limits=$(band $j)
 	[ -n "$limits" ] || die "$j: no limit of part 1 passed"
 	echo "$j: the band $limits MB"
