@@ -29,7 +29,24 @@ static const void *sparse_key(uint32_t off)
 	return (const void *)((uintptr_t)off + 1);
 }
 
-static int btf_encoder__note_remote(struct btf_encoder *e, uint32_t ref);
+/*
+ * Where the units are one: notes @ref, a reference to a DIE outside the
+ * span of the chunk's own units, as one btf_encoder__encode_foreign() may
+ * have to follow into another chunk's unit (the others are the chunk's).
+ */
+static int btf_encoder__note_remote(struct btf_encoder *e, uint32_t ref)
+{
+	uint32_t *slot, off = ref & REF_OFF_MASK;
+
+	if (!e->in->merged_cus || !(ref & REF_DIE) || ref == REF_INDEX || ref == REF_BAD ||
+	    (off >= e->cu.map_base && off < e->cu.map_limit))
+		return 0;
+	slot = darray__push(&e->cu.remote_refs);
+	if (!slot)
+		return -ENOMEM;
+	*slot = ref;
+	return 0;
+}
 
 /*
  * The index of DIE offset @off in the dense map, or false for the sparse
@@ -120,25 +137,6 @@ void btf_encoder__clear_map(struct btf_encoder *e)
  * btf__add_*() of the walk is given 0 for a type ID, one field after the
  * other, and btf_encoder__resolve_cu() sets them in the same order.
  */
-/*
- * Where the units are one: notes @ref, a reference to a DIE outside the
- * span of the chunk's own units, as one btf_encoder__encode_foreign() may
- * have to follow into another chunk's unit (the others are the chunk's).
- */
-static int btf_encoder__note_remote(struct btf_encoder *e, uint32_t ref)
-{
-	uint32_t *slot, off = ref & REF_OFF_MASK;
-
-	if (!e->in->merged_cus || !(ref & REF_DIE) || ref == REF_INDEX || ref == REF_BAD ||
-	    (off >= e->cu.map_base && off < e->cu.map_limit))
-		return 0;
-	slot = darray__push(&e->cu.remote_refs);
-	if (!slot)
-		return -ENOMEM;
-	*slot = ref;
-	return 0;
-}
-
 int btf_encoder__ref(struct btf_encoder *e, uint32_t ref)
 {
 	uint32_t *slot = darray__push(&e->cu.type_refs);
