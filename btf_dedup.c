@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* btf__dedup() with newer libbpf's pointer rule, and IDs carried through: see btf_dedup.h. */
+/* btf__dedup() with newer libbpf's pointer rule: see btf_dedup.h. */
 #include <errno.h>
 #include <stdlib.h>
 
@@ -93,97 +93,4 @@ int btf_dedup__ptrs_unique(const struct btf *btf)
 int btf_dedup__run(struct btf *btf, bool ptrs_unique)
 {
 	return (ptrs_unique ? 0 : btf_dedup__merge_ptrs(btf)) ?: btf__dedup(btf, NULL);
-}
-
-#define CARRIER_PREFIX "\x01pahole-carrier-"
-#define CARRIER_MAX 0xffff
-
-static void carrier__name(char *buf, size_t size, uint32_t nr)
-{
-	snprintf(buf, size, CARRIER_PREFIX "%u", nr);
-}
-
-/*
- * Adds the carriers of the non-zero IDs of @ids[0..@nr) after @btf's types
- * (void is 0 before and after); their count, or a negative errno.
- */
-static int carriers__add(struct btf *btf, const uint32_t *ids, size_t nr)
-{
-	char name[sizeof(CARRIER_PREFIX) + 10];
-	uint32_t nr_carriers = 0, members = CARRIER_MAX;
-	size_t i;
-	int err;
-
-	for (i = 0; i < nr; i++) {
-		if (!ids[i])
-			continue;
-		if (members == CARRIER_MAX) {
-			carrier__name(name, sizeof(name), nr_carriers++);
-			err = btf__add_union(btf, name, 0);
-			if (err < 0)
-				return err;
-			members = 0;
-		}
-		err = btf__add_field(btf, NULL, ids[i], 0, 0);
-		if (err)
-			return err;
-		members++;
-	}
-	return nr_carriers;
-}
-
-/*
- * Reads the non-zero IDs of @ids[0..@nr) back from the @nr_carriers
- * carriers, which must be the last types of @btf, each as full as
- * carriers__add() made it; the ID of the first in *@first.
- */
-static int carriers__read(const struct btf *btf, uint32_t nr_carriers, uint32_t *ids, size_t nr,
-			  uint32_t *first)
-{
-	char name[sizeof(CARRIER_PREFIX) + 10];
-	uint32_t end = btf__type_cnt(btf), i;
-	size_t n = 0;
-
-	if (end < nr_carriers + 1)
-		return -EPROTO;
-	*first = end - nr_carriers;
-	for (i = 0; i < nr_carriers; i++) {
-		const struct btf_type *t = btf__type_by_id(btf, *first + i);
-		const struct btf_member *m = btf_members(t);
-		uint16_t j;
-
-		carrier__name(name, sizeof(name), i);
-		if (!btf_is_union(t) || strcmp(btf__name_by_offset(btf, t->name_off), name) ||
-		    (i + 1 < nr_carriers && btf_vlen(t) != CARRIER_MAX))
-			return -EPROTO;
-		for (j = 0; j < btf_vlen(t); j++, n++) {
-			while (n < nr && !ids[n])
-				n++;
-			if (n == nr)
-				return -EPROTO;
-			ids[n] = m[j].type;
-		}
-	}
-	/* As many members as IDs: the last carrier was not cut short. */
-	while (n < nr && !ids[n])
-		n++;
-	return n == nr ? 0 : -EPROTO;
-}
-
-int btf_dedup__carry(struct btf *btf, uint32_t *ids, size_t nr, uint32_t *nr_types)
-{
-	const struct btf *base = btf__base_btf(btf);
-	uint32_t first = btf__type_cnt(btf);
-	int nr_carriers, err;
-
-	nr_carriers = carriers__add(btf, ids, nr);
-	if (nr_carriers < 0)
-		return nr_carriers;
-	err = btf__dedup(btf, NULL);
-	if (!err && nr_carriers)
-		err = carriers__read(btf, nr_carriers, ids, nr, &first);
-	if (!err)
-		*nr_types = (nr_carriers ? first : btf__type_cnt(btf)) -
-			    (base ? btf__type_cnt(base) : 1);
-	return err;
 }

@@ -10,7 +10,8 @@
  * whatever holds them (clang's DWARF repeats a pointer type within a CU).
  * Merging such pointers before the dedup gives libbpf 1.1 the same verdicts.
  * The output's dedup (whole, or split over a base) runs here; a chunk's
- * (btf_chunks.c) need not, since whatever it keeps apart meets again there.
+ * (btf_encoder_chunk.c: btf_dedup__whole(), ours, by libbpf 1.1's own rules)
+ * need not, since whatever it keeps apart meets again there.
  *
  * Called by one thread on a BTF it owns; @btf's types (not its base's) are
  * rewritten in place.
@@ -21,6 +22,7 @@
 
 struct btf;
 struct btf_base;
+struct btf_build;
 
 /*
  * btf__dedup(@btf, NULL) after pointing every reference to a pointer at the
@@ -59,6 +61,11 @@ struct btf_dedup_rules {
 	 * equal to the element's ID and structs whose members are such.
 	 */
 	bool identical_types;
+	/*
+	 * Two pointers to one type ID are one before anything else (c8a28812:
+	 * v1.31's libbpf and 1.7 on); not libbpf 1.1's own dedup.
+	 */
+	bool identical_ptrs;
 };
 
 /*
@@ -78,22 +85,40 @@ int btf_dedup__split(struct btf *module, const struct btf_base *base,
 		     uint32_t *nr_types);
 
 /*
- * btf__dedup(@btf) that also rewrites the @nr type IDs at @ids, held outside
- * @btf, to the IDs their types have after it; 0 or a negative errno, -EPROTO
- * when libbpf did not do what this relies on (below): an internal error.
- *
- * libbpf's dedup renumbers the types and publishes no map of old IDs to new.
- * libbpf 1.1 has no other way to learn it than types of our own, added for
- * the purpose ("carriers"): unions whose members are of the types to carry
- * (65,535 at most each: BTF's vlen has 16 bits), named as no other type is.
- * Dedup keeps every type's information, so each carrier survives with its
- * members in order; what btf.h does not promise, but libbpf's dedup does
- * (it compacts the types it keeps in their order), is that the carriers,
- * added last, stay the last types.  That is checked, and the carriers are
- * then taken off: *@nr_types is the number of @btf's own types without them.
- * (The .BTF.ext that dedup also rewrites cannot be read back with libbpf
- * 1.1: it lacks btf_ext__raw_data(), which its btf.h declares.)
+ * The working memory of btf_dedup__whole(), kept from one dedup to the next
+ * by its one owner (a worker, chunk after chunk), so that its pages are
+ * touched once.  btf_dedup_mem__new(): NULL when out of memory.
  */
-int btf_dedup__carry(struct btf *btf, uint32_t *ids, size_t nr, uint32_t *nr_types);
+struct btf_dedup_mem;
+struct btf_dedup_mem *btf_dedup_mem__new(void);
+void btf_dedup_mem__delete(struct btf_dedup_mem *mem);
+
+/*
+ * What libbpf's btf__dedup() by @rules gives for the BTF that @b built
+ * (lib/btf_build.h: no base, its strings unique), as raw bytes
+ * (btf__raw_data()'s layout, native byte order: the types kept in order,
+ * then the strings they name) at *@raw, in @mem until its next dedup,
+ * *@size bytes holding *@nr_types types; the @nr type IDs at @ids, held
+ * outside the BTF, rewritten to the IDs their types have in it.  0 or a
+ * negative errno (-ELOOP for a cycle of reference types, -EINVAL for an ID
+ * past the types, -EOPNOTSUPP for the pointer rule, not written yet for
+ * it).  @b's types are rewritten in place (their IDs, never their kinds,
+ * counts nor names): it is of no use after but to be read so or reset.
+ */
+int btf_dedup__whole(struct btf_dedup_mem *mem, struct btf_build *b,
+		     const struct btf_dedup_rules *rules, uint32_t *ids, size_t nr,
+		     const void **raw, uint32_t *size, uint32_t *nr_types);
+
+/*
+ * What libbpf's btf__dedup() by @rules gives for @btf, a BTF of its own
+ * (no base) that btf__add_*() built (its strings unique, and kept whole by
+ * libbpf's dedup, as by this one: the merged chunks), as raw bytes in
+ * *@raw (the caller frees it), *@size bytes holding *@nr_types types.  0 or
+ * a negative errno (-ELOOP for a cycle of reference types, -EINVAL for an ID
+ * past the types or a BTF on a base).  @btf's types are rewritten in place
+ * (the pointer rule, IDs): it is of no use after but to be freed.
+ */
+int btf_dedup__btf(struct btf *btf, const struct btf_dedup_rules *rules, void **raw, uint32_t *size,
+		   uint32_t *nr_types);
 
 #endif /* _BTF_DEDUP_H_ */

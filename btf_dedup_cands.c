@@ -19,12 +19,26 @@ int cand_table__init(struct cand_table *c, uint32_t max)
 
 	while (buckets < max)
 		buckets *= 2;
-	c->cap = max;
+	c->nr = 0;
+	c->libbpf_cap = 0;
+	c->grows = 0;
+	if (max > c->cap) {
+		struct cand *v = realloc(c->v, max * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		c->v = v;
+		c->cap = max;
+	}
+	if (buckets > c->heads_cap) {
+		uint32_t *heads = realloc(c->heads, buckets * sizeof(*heads));
+
+		if (!heads)
+			return -ENOMEM;
+		c->heads = heads;
+		c->heads_cap = buckets;
+	}
 	c->mask = buckets - 1;
-	c->v = malloc(max * sizeof(*c->v));
-	c->heads = malloc(buckets * sizeof(*c->heads));
-	if (!c->v || !c->heads)
-		return -ENOMEM;
 	memset(c->heads, 0xff, buckets * sizeof(*c->heads));
 	return 0;
 }
@@ -34,6 +48,7 @@ void cand_table__free(struct cand_table *c)
 	free(c->v);
 	free(c->out);
 	free(c->heads);
+	*c = (struct cand_table){};
 }
 
 int cand_table__add(struct cand_table *c, uint64_t key, uint32_t id)

@@ -30,13 +30,16 @@ struct cand {
 struct cand_table {
 	struct cand *v;
 	uint32_t nr, cap;
-	uint32_t *heads, mask;
+	uint32_t *heads, mask, heads_cap;
 	size_t libbpf_cap; /* the capacity libbpf's map would have */
 	unsigned int grows;
 	uint32_t *out, out_cap; /* the last cand_table__get() */
 };
 
-/* Room for @max entries at first (more as they come), and about as many chains: 0 or -ENOMEM. */
+/*
+ * Empty, with room for @max entries at first (more as they come), and about
+ * as many chains, the memory of an earlier use kept: 0 or -ENOMEM.
+ */
 int cand_table__init(struct cand_table *c, uint32_t max);
 void cand_table__free(struct cand_table *c);
 /* @id a candidate of signature @key, the newest: 0 or -ENOMEM. */

@@ -37,34 +37,11 @@
 #include <bpf/btf.h>
 #include <linux/btf.h>
 
-#include "btf_base.h"
-#include "btf_dedup.h"
-#include "btf_dedup_cands.h"
+#include "btf_dedup_priv.h"
 #include "btf_dedup_sig.h"
 #include "lib/btf_kinds.h"
 #include "lib/btf_types.h"
 #include "lib/str_set.h"
-
-#define ID_UNSEEN UINT32_MAX /* not yet given a representative */
-#define ID_ON_PATH (UINT32_MAX - 1) /* being deduplicated: a reference cycle */
-#define ID_MAX 0x7fffffffu /* libbpf's BTF_MAX_NR_TYPES */
-
-struct dedup {
-	const struct btf_base *base;
-	uint32_t nb; /* base types with void: the module's first type ID */
-	uint32_t nr; /* base and module types with void */
-	/* The module's types, in its BTF, rewritten in place: IDs after the base's. */
-	struct btf_type **types; /* types[id - nb] */
-	uint32_t *map, *hypot;
-	uint32_t *hypot_list;
-	size_t hypot_nr, hypot_cap;
-	bool adjust_canon;
-	/* Which libbpf's rules: typedefs by graph, identical types (btf_dedup.h). */
-	struct btf_dedup_rules rules;
-	struct cand_table cands;
-};
-
-static const struct btf_type btf_void;
 
 /* What each kind is to the dedup. */
 struct dedup_kind {
@@ -80,31 +57,6 @@ struct dedup_kind {
 	bool (*identical)(const struct dedup *d, const struct btf_type *a, const struct btf_type *b,
 			  int depth);
 };
-
-static struct btf_type *split_type(const struct dedup *d, uint32_t id)
-{
-	return d->types[id - d->nb];
-}
-
-static const struct btf_type *type_of(const struct dedup *d, uint32_t id)
-{
-	if (!id)
-		return &btf_void;
-	return id < d->nb ? btf_base__type(d->base, id) : split_type(d, id);
-}
-
-static bool is_mapped(const struct dedup *d, uint32_t id)
-{
-	return d->map[id] <= ID_MAX;
-}
-
-/* The representative of @id as far as it is known. */
-static uint32_t resolve(const struct dedup *d, uint32_t id)
-{
-	while (is_mapped(d, id) && d->map[id] != id)
-		id = d->map[id];
-	return id;
-}
 
 /* A FWD's struct or union, once it has one; else @id. */
 static uint32_t resolve_fwd(const struct dedup *d, uint32_t id)
@@ -694,7 +646,7 @@ static int dedup_fwds(struct dedup *d)
 }
 
 /* The passes over the module's types, as libbpf runs them. */
-static int dedup_types(struct dedup *d)
+int dedup__types(struct dedup *d)
 {
 	uint32_t id;
 	int err = 0;
@@ -718,7 +670,7 @@ static int dedup_types(struct dedup *d)
 }
 
 /* Every base type but VARs and DATASECs a candidate, in ID order; each stands for itself. */
-static int dedup_base(struct dedup *d)
+int dedup__base(struct dedup *d)
 {
 	uint32_t id;
 
@@ -730,229 +682,4 @@ static int dedup_base(struct dedup *d)
 			return -ENOMEM;
 	}
 	return 0;
-}
-
-struct strs_collect {
-	const struct btf *module;
-	struct str_set *all;
-};
-
-/* A module string, once among all it names, in the order met: the field says which. */
-static int collect_str(uint32_t *off, void *ctx)
-{
-	const struct strs_collect *c = ctx;
-	const char *s;
-	int at;
-
-	if (!*off)
-		return 0;
-	s = btf__str_by_offset(c->module, *off);
-	if (!s)
-		return -EINVAL;
-	at = str_set__add(c->all, s);
-	if (at < 0)
-		return at;
-	*off = at;
-	return 0;
-}
-
-static int final_str(uint32_t *off, void *ctx)
-{
-	*off = ((const int32_t *)ctx)[*off];
-	return 0;
-}
-
-/*
- * Each string of @all (the empty one first) the base's first equal one, or
- * else a new one in @strs, in @all's order: where each goes, by its offset
- * in @all, in *@to.
- */
-static int dedup__strs(const struct dedup *d, const struct str_set *all, struct str_set *strs,
-		       int32_t **to)
-{
-	const char *s;
-	int32_t *o = malloc(all->len * sizeof(*o));
-	int err = o ? btf_base__find_strs(d->base, all, o) : -ENOMEM;
-
-	for (s = all->data; !err && s < all->data + all->len; s += strlen(s) + 1) {
-		int at;
-
-		if (o[s - all->data] >= 0)
-			continue;
-		at = str_set__add(strs, s);
-		if (at < 0)
-			err = at;
-		o[s - all->data] = btf_base__str_len(d->base) + at;
-	}
-	if (err) {
-		free(o);
-		return err;
-	}
-	*to = o;
-	return 0;
-}
-
-struct ids_shift {
-	uint32_t nb, end;
-};
-
-/* A module type ID among the base's and the module's: void stays 0. */
-static int shift_id(uint32_t *id, void *ctx)
-{
-	const struct ids_shift *s = ctx;
-
-	if (!*id)
-		return 0;
-	if (*id >= s->end)
-		return -EINVAL;
-	*id += s->nb - 1;
-	return 0;
-}
-
-/*
- * The module's types, in place, each ID past the base's, each string the base's
- * or a new one (@strs gets those, their offsets past btf_base__str_len()).
- */
-static int dedup__load(struct dedup *d, struct btf *module, struct str_set *strs)
-{
-	uint32_t n = btf__type_cnt(module) - 1, id;
-	struct str_set all = {};
-	struct strs_collect c = { module, &all };
-	struct ids_shift s = { d->nb, n + 1 };
-	int32_t *to = NULL;
-	int err;
-
-	d->nr = d->nb + n;
-	d->types = malloc((n ?: 1) * sizeof(*d->types));
-	err = d->types ? str_set__add(&all, "") : -ENOMEM;
-	for (id = 1; id <= n && err >= 0; id++) {
-		struct btf_type *t = btf_type__mut(module, id);
-
-		d->types[id - 1] = t;
-		err = btf_type__visit_ids(t, shift_id, &s);
-		err = err ?: btf_type__visit_strs(t, collect_str, &c);
-	}
-	err = err < 0 ? err : dedup__strs(d, &all, strs, &to);
-	for (id = 0; !err && id < n; id++)
-		btf_type__visit_strs(d->types[id], final_str, to);
-	free(to);
-	str_set__free(&all);
-	return err;
-}
-
-static int dedup__init(struct dedup *d)
-{
-	uint32_t id;
-	int err;
-
-	d->map = malloc(d->nr * sizeof(*d->map));
-	d->hypot = malloc(d->nr * sizeof(*d->hypot));
-	if (!d->map || !d->hypot)
-		return -ENOMEM;
-	memset(d->hypot, 0xff, d->nr * sizeof(*d->hypot));
-	d->map[0] = 0;
-	for (id = d->nb; id < d->nr; id++) {
-		const struct btf_type *t = split_type(d, id);
-
-		d->map[id] = btf_is_var(t) || btf_is_datasec(t) ? id : ID_UNSEEN;
-	}
-	/* The base's, and room for a quarter of the module's to begin with. */
-	err = cand_table__init(&d->cands, d->nb + (d->nr - d->nb) / 4 + 16);
-	return err ?: dedup_base(d);
-}
-
-/* A type's ID in the output: the base's are kept, the module's kept ones renumbered. */
-struct out_ids {
-	const struct dedup *d;
-	const uint32_t *to; /* to[id - nb] */
-};
-
-static int out_id(uint32_t *id, void *ctx)
-{
-	const struct out_ids *o = ctx;
-	uint32_t r = resolve(o->d, *id);
-
-	r = r < o->d->nb ? r : o->to[r - o->d->nb];
-	if (r > ID_MAX)
-		return -EINVAL;
-	*id = r;
-	return 0;
-}
-
-/* The types that stand for themselves, in order, renumbered, then the new strings. */
-static int dedup__write(struct dedup *d, const struct str_set *strs, void **raw, uint32_t *size,
-			uint32_t *nr_types)
-{
-	uint32_t n = d->nr - d->nb, *to = malloc((n ?: 1) * sizeof(*to)), id, next = d->nb, len = 0;
-	struct out_ids o = { d, to };
-	struct btf_header *hdr;
-	char *p;
-	int err = 0;
-
-	if (!to)
-		return -ENOMEM;
-	for (id = d->nb; id < d->nr; id++) {
-		to[id - d->nb] = d->map[id] == id ? next++ : ID_UNSEEN;
-		if (d->map[id] == id)
-			len += btf_type__size(split_type(d, id));
-	}
-	hdr = malloc(sizeof(*hdr) + len + strs->len);
-	if (!hdr) {
-		free(to);
-		return -ENOMEM;
-	}
-	*hdr = (struct btf_header){ .magic = BTF_MAGIC,
-				    .version = BTF_VERSION,
-				    .hdr_len = sizeof(*hdr),
-				    .type_len = len,
-				    .str_off = len,
-				    .str_len = strs->len };
-	p = (char *)(hdr + 1);
-	for (id = d->nb; id < d->nr && !err; id++) {
-		struct btf_type *t = split_type(d, id);
-
-		if (d->map[id] != id)
-			continue;
-		memcpy(p, t, btf_type__size(t));
-		err = btf_type__visit_ids((struct btf_type *)p, out_id, &o);
-		p += btf_type__size(t);
-	}
-	if (strs->len)
-		memcpy(p, strs->data, strs->len);
-	free(to);
-	if (err) {
-		free(hdr);
-		return err;
-	}
-	*raw = hdr;
-	*size = sizeof(*hdr) + len + strs->len;
-	*nr_types = next - d->nb;
-	return 0;
-}
-
-static void dedup__free(struct dedup *d, struct str_set *strs)
-{
-	cand_table__free(&d->cands);
-	free(d->types);
-	free(d->map);
-	free(d->hypot);
-	free(d->hypot_list);
-	str_set__free(strs);
-}
-
-int btf_dedup__split(struct btf *module, const struct btf_base *base,
-		     const struct btf_dedup_rules *rules, void **raw, uint32_t *size,
-		     uint32_t *nr_types)
-{
-	struct dedup d = { .base = base, .nb = btf_base__type_cnt(base), .rules = *rules };
-	struct str_set strs = {};
-	int err;
-
-	err = btf_dedup__merge_ptrs(module);
-	err = err ?: dedup__load(&d, module, &strs);
-	err = err ?: dedup__init(&d);
-	err = err ?: dedup_types(&d);
-	err = err ?: dedup__write(&d, &strs, raw, size, nr_types);
-	dedup__free(&d, &strs);
-	return err;
 }

@@ -18,6 +18,7 @@
 #include <dwarf.h>
 #include <linux/btf.h>
 
+#include "btf_dedup.h"
 #include "btf_encoder_priv.h"
 #include "dwarf_alt.h"
 #include "lib/btf_types.h"
@@ -47,13 +48,13 @@ static int btf_encoder__str(struct btf_encoder *e, const struct die_attrs *a)
 	if (!name)
 		return 0;
 	if (a->name_inline)
-		return *name ? btf__add_str(e->btf, name) : 0;
+		return btf_build__add_str(&e->build, name);
 	/* A known pointer is not even read: the string is likely out of the cache. */
 	if (ptr_map__find(&e->strs, name, &off))
 		return off;
 	if (!*name)
 		return 0;
-	err = btf__add_str(e->btf, name);
+	err = btf_build__add_str(&e->build, name);
 	if (err < 0)
 		return err;
 	off = err;
@@ -61,41 +62,18 @@ static int btf_encoder__str(struct btf_encoder *e, const struct die_attrs *a)
 	return err ?: (int)off;
 }
 
-/* Names type @id, added without one, with the string at @off. */
-static int btf_encoder__name_type(struct btf_encoder *e, int id, int off)
-{
-	if (id < 0 || off <= 0)
-		return id < 0 ? id : off;
-	btf_type__mut(e->btf, id)->name_off = off;
-	return 0;
-}
-
-/*
- * What kinds that must have a name are added with, to be named from
- * btf_encoder__str() after: libbpf interns it once per chunk.
- */
-#define NAME_PLACEHOLDER "?"
-
 /* ---- encoding, one handler per DWARF tag ---- */
 
 /*
- * Adds member number @nr to struct or union @id.  Past 65,535 members BTF's
- * 16-bit vlen wraps, and libbpf's dedup keeps as many members as it then
- * says, which is what pahole v1.31 encodes: the name goes to the member just
- * added, found by @nr, not by the wrapped count.
+ * Adds a member of name @off to the struct or union just added.  Past
+ * 65,535 members BTF's 16-bit vlen wraps, and libbpf's dedup keeps as many
+ * members as it then says, which is what pahole v1.31 encodes.
  */
-static int btf_encoder__add_field(struct btf_encoder *e, int id, uint32_t nr, int off, int type,
-				  uint32_t bit_off, uint32_t bit_size)
+static int btf_encoder__add_field(struct btf_encoder *e, int off, int type, uint32_t bit_off,
+				  uint32_t bit_size)
 {
-	struct btf_type *t;
-	int err;
-
-	err = btf_encoder__ref(e, type) ?: btf__add_field(e->btf, NULL, 0, bit_off, bit_size);
-	if (err || !off)
-		return err;
-	t = btf_type__mut(e->btf, id);
-	btf_members(t)[nr].name_off = off;
-	return 0;
+	return btf_encoder__ref(e, type) ?:
+					   btf_build__add_field(&e->build, off, 0, bit_off, bit_size);
 }
 
 /* Warns that BTF keeps only the first @nr % 65,536 of @nr members or values of @die. */
@@ -112,29 +90,27 @@ static void warn_vlen(Dwarf_Die *die, uint32_t nr)
 }
 
 /*
- * Adds value number @nr to enum @id, as btf__add_enum{,64}_value() with the
- * name looked up first; past 65,535 values as btf_encoder__add_field().
+ * Adds a value to the enum just added, as btf__add_enum{,64}_value() does;
+ * past 65,535 values as btf_encoder__add_field().
  */
-static int btf_encoder__add_enum_value(struct btf_encoder *e, int id, uint32_t nr, bool is64,
-				       const struct die_attrs *v, int64_t val)
+static int btf_encoder__add_enum_value(struct btf_encoder *e, bool is64, const struct die_attrs *v,
+				       int64_t val)
 {
-	int off = btf_encoder__str(e, v), err;
-	const char *name = off ? NAME_PLACEHOLDER : v->name;
-	struct btf_type *t;
+	int off = btf_encoder__str(e, v);
 
 	if (off < 0)
 		return off;
 	/* No name: libbpf's own error, as for any enumerator it refuses. */
-	err = is64 ? btf__add_enum64_value(e->btf, name, val) :
-		     btf__add_enum_value(e->btf, name, val);
-	if (err)
-		return err;
-	t = btf_type__mut(e->btf, id);
-	if (is64)
-		btf_enum64(t)[nr].name_off = off;
-	else
-		btf_enum(t)[nr].name_off = off;
-	return 0;
+	return is64 ? btf_build__add_enum64_value(&e->build, off, val) :
+		      btf_build__add_enum_value(&e->build, off, val);
+}
+
+/* A FWD of @kind (struct, union or enum) named as @a; no name: libbpf's own error. */
+static int btf_encoder__add_fwd(struct btf_encoder *e, const struct die_attrs *a, unsigned int kind)
+{
+	int off = btf_encoder__str(e, a);
+
+	return off < 0 ? off : btf_build__add_fwd(&e->build, off, kind);
 }
 
 static bool is_pow2(uint64_t x)
@@ -146,6 +122,19 @@ static bool is_pow2(uint64_t x)
 static bool btf_float_size(uint64_t size)
 {
 	return size == 2 || size == 4 || size == 8 || size == 12 || size == 16;
+}
+
+/* An INT or FLOAT @name, which is no string of the DWARF's (it may be a stand-in's). */
+static int btf_encoder__add_base(struct btf_encoder *e, Dwarf_Die *die, const char *name,
+				 unsigned int kind, uint32_t size, int enc)
+{
+	int off = btf_build__add_str(&e->build, name);
+
+	if (off >= 0 && kind == BTF_KIND_FLOAT)
+		off = btf_build__add_float(&e->build, off, size);
+	else if (off >= 0)
+		off = btf_build__add_int(&e->build, off, size, enc);
+	return btf_encoder__added(e, die, off);
 }
 
 static int btf_encoder__encode_base_type(struct btf_encoder *e, Dwarf_Die *die)
@@ -172,7 +161,7 @@ static int btf_encoder__encode_base_type(struct btf_encoder *e, Dwarf_Die *die)
 			return -BTF_REFUSED_FLOAT_SIZE;
 	}
 	if (a.encoding == DW_ATE_float && btf_encoder__has(e, BTF_FEAT_FLOAT))
-		return btf_encoder__added(e, die, btf__add_float(e->btf, name, size));
+		return btf_encoder__add_base(e, die, name, BTF_KIND_FLOAT, size, 0);
 	if (a.encoding == DW_ATE_signed || a.encoding == DW_ATE_signed_char)
 		enc = BTF_INT_SIGNED;
 	else if (a.encoding == DW_ATE_boolean)
@@ -187,7 +176,7 @@ static int btf_encoder__encode_base_type(struct btf_encoder *e, Dwarf_Die *die)
 	}
 	if (!e->cu.int_ref && enc == BTF_INT_SIGNED && size == 4 && !strcmp(name, "int"))
 		e->cu.int_ref = REF_DIE | btf_encoder__die_off(e, die);
-	return btf_encoder__added(e, die, btf__add_int(e->btf, name, size, enc));
+	return btf_encoder__add_base(e, die, name, BTF_KIND_INT, size, enc);
 }
 
 /* Type tags hang off a pointer DIE as DW_TAG_LLVM_annotation children. */
@@ -222,12 +211,13 @@ static int btf_encoder__encode_pointer(struct btf_encoder *e, Dwarf_Die *die)
 			tags[nr_tags++] = chain[n - 1 - i];
 	}
 	/* PTR -> last tag -> ... -> first tag -> pointee, as clang's own BTF has it. */
-	id = btf__type_cnt(e->btf);
+	id = btf_build__type_cnt(&e->build);
 	err = btf_encoder__ref(e, nr_tags ? (uint32_t)id + 1 : a.type);
-	err = err ?: btf_encoder__added(e, die, btf__add_ptr(e->btf, 0));
+	err = err ?: btf_encoder__added(e, die, btf_build__add_ref(&e->build, BTF_KIND_PTR, 0, 0));
 	for (i = nr_tags - 1; !err && i >= 0; i--) {
-		err = btf_encoder__ref(e, i ? btf__type_cnt(e->btf) + 1 : a.type);
-		id = err ?: btf__add_type_tag(e->btf, tags[i], 0);
+		err = btf_encoder__ref(e, i ? btf_build__type_cnt(&e->build) + 1 : a.type);
+		id = err ?: btf_build__add_str(&e->build, tags[i]);
+		id = id < 0 ? id : btf_build__add_ref(&e->build, BTF_KIND_TYPE_TAG, id, 0);
 		err = id < 0 ? id : 0;
 	}
 	return err;
@@ -242,8 +232,10 @@ static int btf_encoder__add_cu_decl_tags(struct btf_encoder *e, uint32_t id, siz
 	for (i = first; i < e->cu.tags.nr && !err; i++) {
 		const struct btf_decl_tag_ref *t = &e->cu.tags.data[i];
 
-		err = btf_encoder__ref(e, id) ?:
-						btf__add_decl_tag(e->btf, t->value, 0, t->component);
+		int off = btf_build__add_str(&e->build, t->value);
+
+		err = off < 0 ? off : btf_encoder__ref(e, id);
+		err = err ?: btf_build__add_decl_tag(&e->build, off, 0, t->component);
 		err = err < 0 ? err : 0;
 	}
 	e->cu.tags.nr = first;
@@ -261,24 +253,21 @@ static int btf_encoder__encode_modifier(struct btf_encoder *e, Dwarf_Die *die)
 		return id;
 	switch (dwarf_tag(die)) {
 	case DW_TAG_const_type:
-		id = btf__add_const(e->btf, 0);
+		id = btf_build__add_ref(&e->build, BTF_KIND_CONST, 0, 0);
 		break;
 	case DW_TAG_volatile_type:
-		id = btf__add_volatile(e->btf, 0);
+		id = btf_build__add_ref(&e->build, BTF_KIND_VOLATILE, 0, 0);
 		break;
 	case DW_TAG_restrict_type:
-		id = btf__add_restrict(e->btf, 0);
+		id = btf_build__add_ref(&e->build, BTF_KIND_RESTRICT, 0, 0);
 		break;
 	default: {
 		size_t first_tag = e->cu.tags.nr;
-		int err;
-
-		int off = btf_encoder__str(e, &a);
+		int err, off = btf_encoder__str(e, &a);
 
 		/* No name: libbpf's own error, as for any typedef it refuses. */
-		id = btf__add_typedef(e->btf, off > 0 ? NAME_PLACEHOLDER : a.name, 0);
-		err = btf_encoder__name_type(e, id, off);
-		err = err ?: btf_encoder__added(e, die, id);
+		id = off < 0 ? off : btf_build__add_ref(&e->build, BTF_KIND_TYPEDEF, off, 0);
+		err = btf_encoder__added(e, die, id);
 		err = err ?: btf_encoder__collect_decl_tags(e, die, -1);
 		return err ?: btf_encoder__add_cu_decl_tags(e, id, first_tag);
 	}
@@ -391,7 +380,7 @@ static int btf_encoder__encode_struct(struct btf_encoder *e, Dwarf_Die *die)
 	if (a.declaration) {
 		/* Its members are no types (die_ops has no entry for them); its nested types are. */
 		err = btf_encoder__encode_children(e, die);
-		id = btf__add_fwd(e->btf, a.name, is_union ? BTF_FWD_UNION : BTF_FWD_STRUCT);
+		id = btf_encoder__add_fwd(e, &a, is_union ? BTF_KIND_UNION : BTF_KIND_STRUCT);
 		return err ?: btf_encoder__added(e, die, id);
 	}
 	err = btf_encoder__read_members(e, die, first);
@@ -403,16 +392,17 @@ static int btf_encoder__encode_struct(struct btf_encoder *e, Dwarf_Die *die)
 		e->cu.members.nr = first;
 		return err;
 	}
-	id = is_union ? btf__add_union(e->btf, NULL, a.byte_size) :
-			btf__add_struct(e->btf, NULL, a.byte_size);
-	err = btf_encoder__name_type(e, id, btf_encoder__str(e, &a));
-	err = err ?: btf_encoder__added(e, die, id);
+	id = btf_encoder__str(e, &a);
+	id = id < 0 ? id :
+		      btf_build__add_composite(&e->build,
+					       is_union ? BTF_KIND_UNION : BTF_KIND_STRUCT, id,
+					       a.byte_size);
+	err = btf_encoder__added(e, die, id);
 	first_ref = e->cu.type_refs.nr;
 	for (i = first; !err && i < e->cu.members.nr; i++) {
 		const struct pending_member *pm = &e->cu.members.data[i];
 
-		err = btf_encoder__add_field(e, id, i - first, pm->name_off, pm->type, pm->bit_off,
-					     pm->bit_size);
+		err = btf_encoder__add_field(e, pm->name_off, pm->type, pm->bit_off, pm->bit_size);
 	}
 	btf_encoder__wrap_refs(e, first_ref);
 	warn_vlen(die, e->cu.members.nr - first);
@@ -471,7 +461,7 @@ static int btf_encoder__encode_enum(struct btf_encoder *e, Dwarf_Die *die)
 
 	btf_encoder__attrs(e, die, &a);
 	if (a.declaration && a.name)
-		return btf_encoder__added(e, die, btf__add_fwd(e->btf, a.name, BTF_FWD_ENUM));
+		return btf_encoder__added(e, die, btf_encoder__add_fwd(e, &a, BTF_KIND_ENUM));
 	/* An enum of no size is an int's, as pahole v1.31 has it. */
 	if (!a.byte_size)
 		a.byte_size = 4;
@@ -479,12 +469,13 @@ static int btf_encoder__encode_enum(struct btf_encoder *e, Dwarf_Die *die)
 	if (!is_pow2(a.byte_size) || a.byte_size > 8)
 		return -BTF_REFUSED_ENUM_SIZE;
 	is64 = a.byte_size > 4 && btf_encoder__has(e, BTF_FEAT_ENUM64);
-	if (is64)
-		id = btf__add_enum64(e->btf, NULL, a.byte_size, enum_is_signed(&a));
-	else
-		id = btf__add_enum(e->btf, NULL, a.byte_size);
-	err = btf_encoder__name_type(e, id, btf_encoder__str(e, &a));
-	err = err ?: btf_encoder__added(e, die, id);
+	id = btf_encoder__str(e, &a);
+	if (id >= 0 && is64)
+		id = btf_build__add_enum(&e->build, BTF_KIND_ENUM64, id, a.byte_size,
+					 enum_is_signed(&a));
+	else if (id >= 0)
+		id = btf_build__add_enum(&e->build, BTF_KIND_ENUM, id, a.byte_size, 0);
+	err = btf_encoder__added(e, die, id);
 	if (err || btf_encoder__child(e, die, &child) != 0)
 		goto out;
 	do {
@@ -500,13 +491,13 @@ static int btf_encoder__encode_enum(struct btf_encoder *e, Dwarf_Die *die)
 		btf_encoder__attrs(e, &child, &v);
 		val = (int64_t)v.const_value;
 		negative |= val < 0;
-		err = btf_encoder__add_enum_value(e, id, nr++, is64, &v,
-						  is64 ? val : (uint32_t)val);
+		nr++;
+		err = btf_encoder__add_enum_value(e, is64, &v, is64 ? val : (uint32_t)val);
 	} while (!err && btf_encoder__sibling(e, &child) == 0);
 	warn_vlen(die, nr);
 out:
 	if (!err && !is64 && negative && btf_encoder__has(e, BTF_FEAT_ENUM64)) {
-		struct btf_type *t = btf_type__mut(e->btf, id);
+		struct btf_type *t = btf_build__type(&e->build, id);
 
 		t->info |= 1u << 31; /* kind_flag: signed values */
 	}
@@ -544,7 +535,7 @@ static int btf_encoder__encode_flat_array(struct btf_encoder *e, Dwarf_Die *die,
 	/* btf_type__visit_ids() meets the element type first, then the index type. */
 	return btf_encoder__ref(e, a->type)	      ?:
 		       btf_encoder__ref(e, REF_INDEX) ?:
-		       btf_encoder__added(e, die, btf__add_array(e->btf, 0, 0, nelems));
+		       btf_encoder__added(e, die, btf_build__add_array(&e->build, 0, 0, nelems));
 }
 
 /* Twice the room for @counts, which is @few (on the stack) or on the heap; NULL for none. */
@@ -594,7 +585,9 @@ static int btf_encoder__encode_nested_array(struct btf_encoder *e, Dwarf_Die *di
 		counts[nr++] = 0;
 	while (nr-- && !err) {
 		err = btf_encoder__ref(e, elem) ?: btf_encoder__ref(e, REF_INDEX);
-		id = err ?: btf__add_array(e->btf, 0, 0, counts[nr] > UINT32_MAX ? 0 : counts[nr]);
+		id = err   ?:
+			     btf_build__add_array(&e->build, 0, 0,
+						  counts[nr] > UINT32_MAX ? 0 : counts[nr]);
 		err = id < 0 ? id : err;
 		elem = id;
 	}
@@ -722,7 +715,7 @@ static int btf_encoder__encode_subroutine_type(struct btf_encoder *e, Dwarf_Die 
 
 	btf_encoder__attrs(e, die, &a);
 	err = btf_encoder__ref(e, a.type);
-	err = err ?: btf_encoder__added(e, die, btf__add_func_proto(e->btf, 0));
+	err = err ?: btf_encoder__added(e, die, btf_build__add_func_proto(&e->build, 0));
 	if (err || btf_encoder__child(e, die, &child) != 0)
 		return err;
 	first_ref = e->cu.type_refs.nr;
@@ -732,10 +725,11 @@ static int btf_encoder__encode_subroutine_type(struct btf_encoder *e, Dwarf_Die 
 		switch (dwarf_tag(&child)) {
 		case DW_TAG_formal_parameter:
 			btf_encoder__attrs(e, &child, &p);
-			err = btf_encoder__ref(e, p.type) ?: btf__add_func_param(e->btf, NULL, 0);
+			err = btf_encoder__ref(e, p.type) ?:
+				      btf_build__add_func_param(&e->build, 0, 0);
 			break;
 		case DW_TAG_unspecified_parameters:
-			err = btf_encoder__ref(e, 0) ?: btf__add_func_param(e->btf, NULL, 0);
+			err = btf_encoder__ref(e, 0) ?: btf_build__add_func_param(&e->build, 0, 0);
 			break;
 		default:
 			/* pahole v1.31 takes any other child for a type of the CU. */
@@ -861,7 +855,7 @@ static void btf_encoder__begin_cu(struct btf_encoder *e, uint32_t cu_index)
 	e->cu.first_var = e->vars.nr;
 	e->cu.index = cu_index;
 	e->cu.open = true;
-	e->cu.first_id = btf__type_cnt(e->btf);
+	e->cu.first_id = btf_build__type_cnt(&e->build);
 }
 
 int btf_encoder__finish_cu(struct btf_encoder *e)
@@ -926,6 +920,8 @@ void btf_encoder__delete(struct btf_encoder *e)
 		free(e->chunks.data[i]);
 	}
 	darray__free(&e->chunks);
+	btf_build__free(&e->build);
+	btf_dedup_mem__delete(e->dedup);
 	darray__free(&e->chunk_states);
 	darray__free(&e->chunk_sightings);
 	darray__free(&e->carried);

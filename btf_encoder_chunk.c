@@ -28,18 +28,14 @@ int btf_encoder__begin_chunk(struct btf_encoder *e, uint32_t index)
 	*slot = c;
 	c->index = index;
 	/*
-	 * Standalone even for split BTF: libbpf looks every string up in the
-	 * base first, writing into the base's buffers as it does, so workers
-	 * may not share one base.  The chunks meet it in the merge.
+	 * Standalone even for split BTF, built in the encoder's own buffers,
+	 * those of its last chunk: the chunks meet the base in the merge.
 	 */
-	c->btf = btf__new_empty();
-	if (!c->btf)
-		return -ENOMEM;
-	/* Else libbpf guesses from a "long" the chunk may lack, or takes the host's. */
-	btf__set_pointer_size(c->btf, e->in->ptr_size);
-	c->first_id = btf__type_cnt(c->btf);
+	btf_build__reset(&e->build);
+	/* What libbpf's btf__resolve_size() would take a pointer's size for. */
+	e->build.ptr_size = e->in->ptr_size;
+	c->first_id = btf_build__type_cnt(&e->build);
 	e->chunk = c;
-	e->btf = c->btf;
 	e->cu.open = false;
 	e->chunk_states.nr = 0;
 	e->chunk_sightings.nr = 0;
@@ -102,49 +98,17 @@ static int carried__pop(uint32_t *id, void *ctx)
 	return 0;
 }
 
-/*
- * Replaces the chunk's BTF by a read-only copy of its raw bytes less the
- * carriers (btf_dedup__carry()), whose IDs were taken back: after dedup,
- * libbpf keeps the buffers sized for the types before it and the string
- * hash, several times the bytes that remain, for every chunk until the
- * merge, which then appends the chunk's types whole.
- */
-static int btf_chunk__compact(struct btf_chunk *c)
+/* The chunk's BTF as the encoder built it, read-only, for the merge to append whole. */
+static int btf_chunk__finish(struct btf_chunk *c, const struct btf_build *b)
 {
-	const struct btf_header *hdr;
-	struct btf_header *copy_hdr;
-	const char *types, *t;
-	struct btf *copy;
-	uint32_t size, i, types_len;
-	char *buf;
+	uint32_t size;
+	void *raw = btf_build__raw(b, &size);
 
-	hdr = btf__raw_data(c->btf, &size);
-	if (!hdr)
+	if (!raw)
 		return -ENOMEM;
-	types = (const char *)hdr + hdr->hdr_len + hdr->type_off;
-	for (i = 0, t = types; i < c->nr_types; i++)
-		t += btf_type__size((const struct btf_type *)t);
-	types_len = t - types;
-	buf = malloc(sizeof(*copy_hdr) + types_len + hdr->str_len);
-	if (!buf)
-		return -ENOMEM;
-	copy_hdr = (struct btf_header *)buf;
-	*copy_hdr = (struct btf_header){ .magic = hdr->magic,
-					 .version = hdr->version,
-					 .hdr_len = sizeof(*copy_hdr),
-					 .type_len = types_len,
-					 .str_off = types_len,
-					 .str_len = hdr->str_len };
-	memcpy(buf + sizeof(*copy_hdr), types, types_len);
-	memcpy(buf + sizeof(*copy_hdr) + types_len, (const char *)hdr + hdr->hdr_len + hdr->str_off,
-	       hdr->str_len);
-	copy = btf__new(buf, sizeof(*copy_hdr) + types_len + hdr->str_len);
-	free(buf);
-	if (!copy)
-		return -errno;
-	btf__free(c->btf);
-	c->btf = copy;
-	return 0;
+	c->btf = btf__new(raw, size);
+	free(raw);
+	return c->btf ? 0 : -errno;
 }
 
 /* A declaration: a FWD, or an enum without values (libbpf's enum FWD). */
@@ -162,14 +126,15 @@ static int str_ptr__cmp(const void *a, const void *b)
  * The names of the declarations of @btf from type @first on, sorted and
  * unique, in *@names (to free): pointers into @btf's strings.
  */
-static int decl_names__get(const struct btf *btf, uint32_t first, const char ***names, size_t *nr)
+static int decl_names__get(const struct btf_view *btf, uint32_t first, const char ***names,
+			   size_t *nr)
 {
-	uint32_t id, end = btf__type_cnt(btf);
+	uint32_t id, end = btf_view__type_cnt(btf);
 	const char **v = NULL;
 	size_t n = 0, cap = 0, i, j;
 
 	for (id = first; id < end; id++) {
-		const struct btf_type *t = btf__type_by_id(btf, id);
+		const struct btf_type *t = btf_view__type(btf, id);
 
 		if (!btf_type__is_decl(t))
 			continue;
@@ -182,7 +147,7 @@ static int decl_names__get(const struct btf *btf, uint32_t first, const char ***
 			}
 			v = p;
 		}
-		v[n++] = btf__name_by_offset(btf, t->name_off);
+		v[n++] = btf_view__name(btf, t->name_off);
 	}
 	if (n)
 		qsort(v, n, sizeof(*v), str_ptr__cmp);
@@ -195,72 +160,72 @@ static int decl_names__get(const struct btf *btf, uint32_t first, const char ***
 }
 
 /*
- * Deduplicates the chunk's BTF, noting the names of the declarations that
- * the dedup resolved (see btf_encoders__merge()): those that it had before
- * and has no more.
+ * The names of the declarations that the chunk's dedup resolved (see
+ * btf_encoders__merge()), those that @before had and @after has no more,
+ * noted in the encoder.
  */
-static int btf_encoder__dedup_chunk(struct btf_encoder *e, struct btf *btf, uint32_t first,
-				    uint32_t *nr_types)
+static int btf_encoder__note_resolved(struct btf_encoder *e, const struct btf_view *before,
+				      uint32_t first, const struct btf_view *after)
 {
-	const char **before = NULL, **after = NULL;
-	size_t nr_before = 0, nr_after = 0, i;
-	struct arena copies = {};
+	const char **was = NULL, **is = NULL;
+	size_t nr_was = 0, nr_is = 0, i;
 	int err;
 
-	err = decl_names__get(btf, first, &before, &nr_before);
-	/* The dedup rewrites the strings. */
-	for (i = 0; i < nr_before && !err; i++)
-		if (!(before[i] = arena__strdup(&copies, before[i])))
-			err = -ENOMEM;
-	/*
-	 * libbpf's own dedup: a chunk's identical pointers are merged by it,
-	 * and whatever they kept apart meets again in the final dedup, which
-	 * takes v1.31's pointer rule (btf_dedup.h).
-	 */
-	err = err ?: btf_dedup__carry(btf, e->carried.data, e->carried.nr, nr_types);
-	if (err == -EPROTO && e->in->conf->verbose)
-		fprintf(stderr,
-			"btf_encoder: libbpf's dedup did not keep the carriers of type IDs last\n");
-	err = err ?: decl_names__get(btf, first, &after, &nr_after);
-	for (i = 0; i < nr_before && !err; i++) {
+	err = decl_names__get(before, first, &was, &nr_was);
+	err = err ?: decl_names__get(after, 1, &is, &nr_is);
+	for (i = 0; i < nr_was && !err; i++) {
 		const char **slot;
 
-		if (nr_after && bsearch(&before[i], after, nr_after, sizeof(*after), str_ptr__cmp))
+		if (nr_is && bsearch(&was[i], is, nr_is, sizeof(*is), str_ptr__cmp))
 			continue;
 		slot = darray__push(&e->resolved_decls);
-		if (!slot || !(*slot = arena__strdup(&e->arena, before[i])))
+		if (!slot || !(*slot = arena__strdup(&e->arena, was[i])))
 			err = -ENOMEM;
 	}
-	free(before);
-	free(after);
-	arena__free(&copies);
+	free(was);
+	free(is);
 	return err;
 }
 
 /*
- * Deduplicates the chunk's types (btf_encoder__dedup_chunk()), carrying the
- * IDs that its function states and variables hold through the dedup.
+ * Deduplicates the chunk's types by libbpf 1.1's own rules (no pointer rule:
+ * whatever they keep apart meets again in the final dedup, which takes
+ * v1.31's, btf_dedup.h), carrying the IDs that its function states and
+ * variables hold through the dedup; the chunk's BTF is then the read-only
+ * result.
  */
 static int btf_encoder__dedup_carried(struct btf_encoder *e, struct btf_chunk *c)
 {
+	static const struct btf_dedup_rules libbpf_1_1 = {};
+	struct btf_view built = { .build = &e->build }, out = {};
+	const void *raw = NULL;
+	uint32_t size;
 	int err;
 
 	e->carried.nr = 0;
 	e->carried_next = 0;
 	err = btf_encoder__visit_chunk_refs(e, carried__push, e);
-	err = err ?: btf_encoder__dedup_chunk(e, c->btf, c->first_id, &c->nr_types);
+	if (!err && !e->dedup && !(e->dedup = btf_dedup_mem__new()))
+		err = -ENOMEM;
+	err = err   ?:
+		      btf_dedup__whole(e->dedup, &e->build, &libbpf_1_1, e->carried.data,
+				       e->carried.nr, &raw, &size, &c->nr_types);
+	/* A copy of its exact size: the dedup's buffer serves the next chunk. */
+	if (!err && !(c->btf = btf__new(raw, size)))
+		err = -errno;
+	out.btf = c->btf;
+	/* The dedup rewrote the built types' IDs, never their kinds, counts nor names. */
+	err = err ?: btf_encoder__note_resolved(e, &built, c->first_id, &out);
 	err = err ?: btf_encoder__visit_chunk_refs(e, carried__pop, e);
+	if (err)
+		return err;
 	/*
 	 * Checked here, in parallel, so that the final dedup can skip v1.31's
 	 * pointer rule, which would then change nothing (btf_encoders__merge()).
 	 */
-	if (!err) {
-		int unique = btf_dedup__ptrs_unique(c->btf);
-
-		err = unique < 0 ? unique : 0;
-		c->ptrs_unique = unique > 0;
-	}
-	return err;
+	err = btf_dedup__ptrs_unique(c->btf);
+	c->ptrs_unique = err > 0;
+	return err < 0 ? err : 0;
 }
 
 int btf_encoder__end_chunk(struct btf_encoder *e)
@@ -277,13 +242,13 @@ int btf_encoder__end_chunk(struct btf_encoder *e)
 	 * a second pass can merge more than the first, and modules are small.
 	 * So is all BTF when chunks must not be deduplicated on their own.
 	 */
-	if (e->in->conf->base || e->in->whole_dedup)
-		c->nr_types = btf__type_cnt(c->btf) - c->first_id;
-	else
+	if (e->in->conf->base || e->in->whole_dedup) {
+		c->nr_types = btf_build__type_cnt(&e->build) - c->first_id;
+		err = btf_chunk__finish(c, &e->build);
+	} else {
 		err = btf_encoder__dedup_carried(e, c);
-	err = err ?: btf_chunk__compact(c);
+	}
 	err = err ?: btf_sink__put(e->in->sink, c);
 	e->chunk = NULL;
-	e->btf = NULL;
 	return err;
 }

@@ -28,7 +28,8 @@ static bool btf_encoder__has_struct_param(const struct btf_encoder *e, const str
 	uint32_t i;
 
 	for (i = 0; i < f->nr_params; i++)
-		if (param_type__is_struct(e->btf, e->cu.params.data[f->first_param + i].proto.type))
+		if (param_type__is_struct(&e->build,
+					  e->cu.params.data[f->first_param + i].proto.type))
 			return true;
 	return false;
 }
@@ -67,7 +68,7 @@ static int btf_encoder__check_params(struct btf_encoder *e, struct cu_func *f)
 	f->raw_unexpected = unexpected;
 	f->unexpected_reg = unexpected && !btf_encoder__has_struct_param(e, f);
 	for (i = regs->nr; f->nr_params >= (uint32_t)regs->nr && i < f->nr_params; i++)
-		if (param_type__is_packed_struct(e->btf,
+		if (param_type__is_packed_struct(&e->build,
 						 e->cu.params.data[f->first_param + i].proto.type,
 						 e->cu.reader.addr_size))
 			f->uncertain_parm_loc = true;
@@ -245,6 +246,8 @@ static int btf_encoder__proto(struct btf_encoder *e, const struct cu_func *f)
 static int btf_encoder__merge_sighting(struct btf_encoder *e, struct btf_func_state *state,
 				       struct btf_func_state *cur, const struct cu_func *f)
 {
+	struct btf_view first = btf_encoder__chunk_view(e, state->chunk),
+			now = { .build = &e->build };
 	struct func_mismatch mm;
 	int err = btf_encoder__proto(e, f);
 
@@ -252,7 +255,7 @@ static int btf_encoder__merge_sighting(struct btf_encoder *e, struct btf_func_st
 		return err;
 	cur->params = f->nr_params ? e->cu.proto.data : NULL;
 	/* The first sighting may be in an earlier chunk of this encoder. */
-	if (btf_func_state__differs(state->chunk->btf, state, e->btf, cur, false, &mm, false)) {
+	if (btf_func_state__differs(&first, state, &now, cur, false, &mm, false)) {
 		state->inconsistent_proto = true;
 		if (state->mismatch.pos == FUNC_POS_NONE) {
 			mm.pos = cur->pos;

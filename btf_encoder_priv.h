@@ -56,6 +56,7 @@
 #include "elf_functions.h"
 #include "func_sigs.h"
 #include "lib/arena.h"
+#include "lib/btf_build.h"
 #include "lib/darray.h"
 #include "lib/ptr_map.h"
 
@@ -66,7 +67,7 @@
  */
 struct btf_chunk {
 	uint32_t index;
-	struct btf *btf;
+	struct btf *btf; /* once it ended; till then the encoder's build */
 	uint32_t first_id; /* its first type: 1, as chunks are standalone BTF */
 	uint32_t nr_types; /* after dedup */
 	uint32_t merged_id; /* where first_id went in the merged BTF */
@@ -251,13 +252,14 @@ struct btf_encoder {
 	 * parameter, so worked out once.
 	 */
 	bool sigs;
-	struct btf *btf; /* the current chunk's */
+	struct btf_build build; /* the current chunk's types, in our buffers until it ends */
+	struct btf_dedup_mem *dedup; /* what its dedup works in, chunk after chunk */
 	struct btf_chunk *chunk;
 	DARRAY(struct btf_chunk *) chunks;
 	/* What the current chunk's types are referred to from, to carry through its dedup. */
 	DARRAY(struct btf_func_state *) chunk_states;
 	DARRAY(struct func_sighting *) chunk_sightings; /* with true_signature */
-	/* Their type IDs, listed to go through the dedup (btf_dedup__carry()). */
+	/* Their type IDs, listed to go through the dedup (btf_dedup__whole()). */
 	DARRAY(uint32_t) carried;
 	size_t carried_next;
 	size_t chunk_first_var;
@@ -349,14 +351,37 @@ void btf_encoder_cu__free(struct btf_encoder_cu *cu);
 /* ---- btf_encoder_match.c: function states compared ---- */
 
 /*
- * Whether two prototypes differ: each in its chunk's BTF (@b1, @b2), or both
- * in the merged BTF (@merged, @b1 == @b2); if so, *@mm says how, as pahole
- * v1.31 compares them: the count, the return type, then each parameter.
- * With @later, as upstream after v1.31 compares them (a function pointer's
- * parameters too).
+ * A BTF to read types and names from: a chunk's while the encoder builds it
+ * (@build), or one libbpf holds (@btf: a chunk's once it ended, the merged
+ * one).
  */
-bool btf_func_state__differs(const struct btf *b1, const struct btf_func_state *s1,
-			     const struct btf *b2, const struct btf_func_state *s2, bool merged,
+struct btf_view {
+	const struct btf *btf;
+	const struct btf_build *build; /* when @btf is NULL */
+};
+
+/* A chunk's BTF to read: the encoder's build while it is the current one, else libbpf's. */
+static inline struct btf_view btf_encoder__chunk_view(const struct btf_encoder *e,
+						      const struct btf_chunk *c)
+{
+	return c->btf ? (struct btf_view){ .btf = c->btf } : (struct btf_view){ .build = &e->build };
+}
+
+/* Type @id, as btf__type_by_id() has it: void's for 0, NULL past the last. */
+const struct btf_type *btf_view__type(const struct btf_view *v, uint32_t id);
+const char *btf_view__name(const struct btf_view *v, uint32_t off);
+/* 1 + its number of types, as btf__type_cnt(). */
+uint32_t btf_view__type_cnt(const struct btf_view *v);
+
+/*
+ * Whether two prototypes differ: each in its chunk's BTF (@b1, @b2), or both
+ * in the merged BTF (@merged, @b1 and @b2 one); if so, *@mm says how, as
+ * pahole v1.31 compares them: the count, the return type, then each
+ * parameter.  With @later, as upstream after v1.31 compares them (a
+ * function pointer's parameters too).
+ */
+bool btf_func_state__differs(const struct btf_view *b1, const struct btf_func_state *s1,
+			     const struct btf_view *b2, const struct btf_func_state *s2, bool merged,
 			     struct func_mismatch *mm, bool later);
 /* Ors @src's flags (inconsistent, optimized, unexpected, uncertain) into @dst. */
 void btf_func_state__merge_flags(struct btf_func_state *dst, const struct btf_func_state *src);

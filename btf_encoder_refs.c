@@ -160,7 +160,7 @@ void btf_encoder__wrap_refs(struct btf_encoder *e, size_t first)
 		e->cu.type_refs.nr = first + (nr & 0xffff);
 }
 
-/* libbpf returns the new ID or a negative errno; record it for @die. */
+/* btf_build__add_*() returns the new ID or a negative errno; record it for @die. */
 int btf_encoder__added(struct btf_encoder *e, Dwarf_Die *die, int id)
 {
 	if (id < 0)
@@ -179,7 +179,8 @@ static int btf_encoder__index_type(struct btf_encoder *e)
 	if (e->cu.int_ref)
 		return 0;
 	/* A CU without "int" still indexes its arrays with one. */
-	id = btf__add_int(e->btf, "int", 4, BTF_INT_SIGNED);
+	id = btf_build__add_str(&e->build, "int");
+	id = id < 0 ? id : btf_build__add_int(&e->build, id, 4, BTF_INT_SIGNED);
 	if (id < 0)
 		return id;
 	e->cu.int_ref = id;
@@ -270,9 +271,9 @@ int btf_encoder__resolve_cu(struct btf_encoder *e)
 	/* It comes after the CU's types, whichever array needs it first. */
 	if (e->cu.indexed)
 		err = btf_encoder__index_type(e);
-	end = btf__type_cnt(e->btf);
+	end = btf_build__type_cnt(&e->build);
 	for (id = e->cu.first_id; id < end && !err; id++)
-		err = btf_type__visit_ids(btf_type__mut(e->btf, id), resolve_id, e);
+		err = btf_type__visit_ids(btf_build__type(&e->build, id), resolve_id, e);
 	/* As many fields as references noted, or the walk has a bug of ours. */
 	if (!err && e->cu.next_ref != e->cu.type_refs.nr)
 		err = -EPROTO;

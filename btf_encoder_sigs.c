@@ -180,7 +180,7 @@ static int btf_encoder__sig_mode(struct btf_encoder *e, const struct cu_func *f,
 		uint32_t type = out[j].member_typed ? sp[j].member_type : params[j].proto.type;
 
 		unexpected |= out[j].unexpected;
-		has_struct |= param_type__is_struct(e->btf, type);
+		has_struct |= param_type__is_struct(&e->build, type);
 		m->optimized_parms |= out[j].optimized || !sp[j].has_loc;
 		if (f->reordered && (!sp[j].has_loc || out[j].optimized))
 			continue;

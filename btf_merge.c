@@ -145,31 +145,61 @@ static int btf_encoders__save_input(const struct btf_encoder_conf *conf, const s
 	return err;
 }
 
-/* The merged BTF deduplicated: split BTF on the base into @out's raw bytes, else in place. */
-static int btf_encoders__dedup(const struct btf_encoder_input *in, struct btf *btf,
+/* Which libbpf's rules the release's dedup follows (btf_dedup.h), with the pointer rule or not. */
+static struct btf_dedup_rules btf_encoders__dedup_rules(const struct btf_encoder_conf *conf,
+							bool ptr_rule)
+{
+	return (struct btf_dedup_rules){
+		.typedef_graphs = btf_encoder_conf__follows(conf, BTF_RULE_DEDUP_TYPEDEF_GRAPHS),
+		.identical_types = btf_encoder_conf__follows(conf, BTF_RULE_DEDUP_IDENTICAL_TYPES),
+		/* Both releases' libbpf (1.1 with c8a28812 for v1.31). */
+		.identical_ptrs = ptr_rule,
+	};
+}
+
+/*
+ * The merged BTF deduplicated: split BTF on the base into @out's raw bytes,
+ * else into a new *@btf.
+ */
+static int btf_encoders__dedup(const struct btf_encoder_input *in, struct btf **btf,
 			       bool ptrs_unique, struct btf_encoded *out, uint32_t *nr_types)
 {
 	const struct btf_encoder_conf *conf = in->conf;
-	int err = conf->dedup_input ? btf_encoders__save_input(conf, btf) : 0;
+	int err = conf->dedup_input ? btf_encoders__save_input(conf, *btf) : 0;
+	struct btf_dedup_rules rules;
+	struct btf *deduped;
+	uint32_t size;
+	void *raw;
 
 	if (err)
 		return err;
 	if (conf->base && btf_sink__split_raw(in)) {
-		struct btf_dedup_rules rules = {
-			.typedef_graphs =
-				btf_encoder_conf__follows(conf, BTF_RULE_DEDUP_TYPEDEF_GRAPHS),
-			.identical_types =
-				btf_encoder_conf__follows(conf, BTF_RULE_DEDUP_IDENTICAL_TYPES),
-		};
-
-		err = btf_dedup__split(btf, conf->base, &rules, &out->raw, &out->raw_size,
+		rules = btf_encoders__dedup_rules(conf, true);
+		err = btf_dedup__split(*btf, conf->base, &rules, &out->raw, &out->raw_size,
 				       nr_types);
 		*nr_types += btf_base__type_cnt(conf->base) - 1;
 		return err;
 	}
-	err = btf_dedup__run(btf, ptrs_unique);
-	*nr_types = btf__type_cnt(btf) - 1;
-	return err;
+	if (conf->base) {
+		err = btf_dedup__run(*btf, ptrs_unique);
+		*nr_types = btf__type_cnt(*btf) - 1;
+		return err;
+	}
+	/* The pointer rule would change nothing where the chunks' pointers are unique. */
+	rules = btf_encoders__dedup_rules(conf, !ptrs_unique);
+	err = btf_dedup__btf(*btf, &rules, &raw, &size, nr_types);
+	if (err)
+		return err;
+	/* The merged BTF goes first: its types, strings and raw copy are the peak's. */
+	btf__free(*btf);
+	*btf = NULL;
+	deduped = btf__new(raw, size);
+	free(raw);
+	if (!deduped)
+		return -errno;
+	btf__set_pointer_size(deduped, in->ptr_size);
+	*btf = deduped;
+	return 0;
 }
 
 int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct btf_encoded *out)
@@ -185,6 +215,12 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct b
 	int err;
 
 	*out = (struct btf_encoded){};
+	/* Every chunk has ended: the buffers the workers built them in go before the merge grows. */
+	for (i = 0; i < nr; i++) {
+		btf_build__free(&encoders[i]->build);
+		btf_dedup_mem__delete(encoders[i]->dedup);
+		encoders[i]->dedup = NULL;
+	}
 	err = btf_encoders__chunks(encoders, nr, &chunks, &nr_chunks);
 	if (err)
 		return err;
@@ -202,7 +238,7 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct b
 		err = btf_encoders__add_vars(encoders, nr, btf, out);
 	t_funcs = clock__now();
 	if (!err)
-		err = btf_encoders__dedup(in, btf, ptrs_unique, out, &nr_out);
+		err = btf_encoders__dedup(in, &btf, ptrs_unique, out, &nr_out);
 	if (!err && !conf->base && !in->whole_dedup) {
 		bool again;
 

@@ -99,6 +99,7 @@ static struct elf_function *elf_function__merge(const struct btf *btf,
 						struct btf_func_state *merged)
 {
 	struct elf_function *best = NULL, *f;
+	struct btf_view view = { .btf = btf };
 	struct func_mismatch first, mm;
 	uint64_t unexpected;
 
@@ -113,7 +114,8 @@ static struct elf_function *elf_function__merge(const struct btf *btf,
 	for (f = atomic_load(&entry->head); f; f = f->next) {
 		if (f == best || !f->state.initialized)
 			continue;
-		if (btf_func_state__differs(btf, &best->state, btf, &f->state, true, &mm, false)) {
+		if (btf_func_state__differs(&view, &best->state, &view, &f->state, true, &mm,
+					    false)) {
 			merged->inconsistent_proto = true;
 			mm.pos = f->state.pos;
 		} else {
@@ -318,9 +320,10 @@ static bool sig_differ(const struct btf *btf, const struct sig_seen *a, const st
 		       int mode, struct sig_mismatch *said)
 {
 	struct btf_func_state x = sig_state(a->s, mode), y = sig_state(b->s, mode);
+	struct btf_view view = { .btf = btf };
 	struct func_mismatch mm;
 
-	if (!btf_func_state__differs(btf, &x, btf, &y, true, &mm, true))
+	if (!btf_func_state__differs(&view, &x, &view, &y, true, &mm, true))
 		return false;
 	if (said)
 		*said = (struct sig_mismatch){

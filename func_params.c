@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Where pahole v1.31 expects parameters to arrive: see func_params.h. */
 #include <dwarf.h>
+#include <errno.h>
 #include <elf.h>
 #include <string.h>
 
 #include "func_params.h"
+#include "lib/btf_build.h"
 
 #define NONE                                   \
 	{                                      \
@@ -82,24 +84,88 @@ int param_loc__reg(struct dwarf_locs *locs, Dwarf_Attribute *attr, int expected,
 	return err;
 }
 
-/* @id with typedefs and modifiers (const, volatile, restrict, type tags) skipped. */
-static const struct btf_type *strip_mods(const struct btf *btf, uint32_t id)
+/* Type @id of the chunk being built, as btf__type_by_id() has it: void's for 0, NULL past it. */
+static const struct btf_type *build_type(const struct btf_build *btf, uint32_t id)
 {
-	const struct btf_type *t = btf__type_by_id(btf, id);
+	static const struct btf_type void_type;
+
+	if (!id)
+		return &void_type;
+	return id < btf_build__type_cnt(btf) ? btf_build__type(btf, id) : NULL;
+}
+
+/*
+ * The size of type @id as libbpf 1.1's btf__resolve_size() has it (v1.1.2's
+ * src/btf.c): through typedefs, modifiers and tags, arrays multiplying, a
+ * pointer the BTF's pointer size; -EINVAL
+ * where it has none or past 32 steps, -E2BIG past 32 bits.
+ */
+static int64_t resolve_size(const struct btf_build *btf, uint32_t id)
+{
+	const struct btf_type *t = build_type(btf, id);
+	uint32_t nelems = 1;
+	int64_t size = -1;
+	int i;
+
+	for (i = 0; i < 32 && t && btf_kind(t) != BTF_KIND_UNKN && size < 0; i++) {
+		switch (btf_kind(t)) {
+		case BTF_KIND_INT:
+		case BTF_KIND_STRUCT:
+		case BTF_KIND_UNION:
+		case BTF_KIND_ENUM:
+		case BTF_KIND_ENUM64:
+		case BTF_KIND_DATASEC:
+		case BTF_KIND_FLOAT:
+			size = t->size;
+			continue;
+		case BTF_KIND_PTR:
+			size = btf->ptr_size;
+			continue;
+		case BTF_KIND_TYPEDEF:
+		case BTF_KIND_VOLATILE:
+		case BTF_KIND_CONST:
+		case BTF_KIND_RESTRICT:
+		case BTF_KIND_VAR:
+		case BTF_KIND_DECL_TAG:
+		case BTF_KIND_TYPE_TAG:
+			id = t->type;
+			break;
+		case BTF_KIND_ARRAY:
+			if (nelems && btf_array(t)->nelems > UINT32_MAX / nelems)
+				return -E2BIG;
+			nelems *= btf_array(t)->nelems;
+			id = btf_array(t)->type;
+			break;
+		default:
+			return -EINVAL;
+		}
+		t = build_type(btf, id);
+	}
+	if (size < 0)
+		return -EINVAL;
+	if (nelems && size > UINT32_MAX / nelems)
+		return -E2BIG;
+	return nelems * size;
+}
+
+/* @id with typedefs and modifiers (const, volatile, restrict, type tags) skipped. */
+static const struct btf_type *strip_mods(const struct btf_build *btf, uint32_t id)
+{
+	const struct btf_type *t = build_type(btf, id);
 	int hops;
 
 	for (hops = 0; t && (btf_is_typedef(t) || btf_is_mod(t)) && hops < 64; hops++)
-		t = btf__type_by_id(btf, t->type);
+		t = build_type(btf, t->type);
 	return t;
 }
 
-bool param_type__is_struct(const struct btf *btf, uint32_t id)
+bool param_type__is_struct(const struct btf_build *btf, uint32_t id)
 {
-	const struct btf_type *t = btf__type_by_id(btf, id);
+	const struct btf_type *t = build_type(btf, id);
 	int hops;
 
 	for (hops = 0; t && (btf_is_typedef(t) || btf_is_const(t)) && hops < 64; hops++)
-		t = btf__type_by_id(btf, t->type);
+		t = build_type(btf, t->type);
 	return t && (btf_is_struct(t) || (btf_is_fwd(t) && !btf_kflag(t)));
 }
 
@@ -108,7 +174,7 @@ bool param_type__is_struct(const struct btf *btf, uint32_t id)
  * address size, an aggregate's its members' largest, an array its element's;
  * 1 for anything else or nothing.
  */
-static uint32_t natural_align(const struct btf *btf, uint32_t id, int ptr_size, int depth)
+static uint32_t natural_align(const struct btf_build *btf, uint32_t id, int ptr_size, int depth)
 {
 	const struct btf_type *t = strip_mods(btf, id);
 	const struct btf_member *m;
@@ -148,14 +214,14 @@ struct member_span {
 	uint32_t bitfield;
 };
 
-static struct member_span member_span(const struct btf *btf, const struct btf_type *t, int i)
+static struct member_span member_span(const struct btf_build *btf, const struct btf_type *t, int i)
 {
 	const struct btf_member *m = btf_members(t) + i;
 	struct member_span s = { .bit_start = btf_member_bit_offset(t, i) };
 	long size;
 
 	s.bitfield = btf_member_bitfield_size(t, i);
-	size = btf__resolve_size(btf, m->type);
+	size = resolve_size(btf, m->type);
 	s.bit_size = size > 0 ? size * 8 : 0;
 	s.bit_end = s.bit_start + (s.bitfield ?: s.bit_size);
 	if (s.bitfield && s.bit_size)
@@ -171,7 +237,7 @@ static struct member_span member_span(const struct btf *btf, const struct btf_ty
  * through their storage units.  pahole keeps the count of holes in 8 bits and
  * the padding in 16: a 256th hole or 64 KiB of padding wrap to none.
  */
-static bool struct_has_gaps(const struct btf *btf, const struct btf_type *t)
+static bool struct_has_gaps(const struct btf_build *btf, const struct btf_type *t)
 {
 	uint32_t unit_end = t->size * 8, unit_size = 0, last = 0;
 	bool in_bitfield = false;
@@ -209,9 +275,9 @@ static bool struct_has_gaps(const struct btf *btf, const struct btf_type *t)
 	return nr_holes || padding;
 }
 
-bool param_type__is_packed_struct(const struct btf *btf, uint32_t id, int ptr_size)
+bool param_type__is_packed_struct(const struct btf_build *btf, uint32_t id, int ptr_size)
 {
-	const struct btf_type *t = btf__type_by_id(btf, id);
+	const struct btf_type *t = build_type(btf, id);
 	uint32_t max_align = 1;
 	int i;
 

@@ -24,6 +24,8 @@
 
 #include "dwarf_locs.h"
 
+struct btf_build;
+
 /* The argument registers of an architecture, as pahole v1.31 knows them. */
 struct param_regs {
 	int nr; /* parameters checked at all; 0: none */
@@ -44,8 +46,8 @@ struct param_regs param_regs__for_machine(int e_machine);
  */
 int param_loc__reg(struct dwarf_locs *locs, Dwarf_Attribute *attr, int expected, int *reg);
 
-/* Whether type @id of @btf is a struct, seen through typedefs and const only. */
-bool param_type__is_struct(const struct btf *btf, uint32_t id);
+/* Whether type @id of @btf (a chunk being built) is a struct, seen through typedefs and const only. */
+bool param_type__is_struct(const struct btf_build *btf, uint32_t id);
 
 /*
  * Whether type @id of @btf is itself (no typedef) a named struct that pahole
@@ -53,6 +55,6 @@ bool param_type__is_struct(const struct btf *btf, uint32_t id);
  * natural alignment or a size that is no multiple of it.  @ptr_size is the
  * CU's address size.
  */
-bool param_type__is_packed_struct(const struct btf *btf, uint32_t id, int ptr_size);
+bool param_type__is_packed_struct(const struct btf_build *btf, uint32_t id, int ptr_size);
 
 #endif /* _FUNC_PARAMS_H_ */

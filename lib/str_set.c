@@ -91,6 +91,13 @@ int str_set__find(const struct str_set *s, const char *str, size_t len, uint32_t
 	return -ENOENT;
 }
 
+void str_set__clear(struct str_set *s)
+{
+	if (s->slots)
+		memset(s->slots, 0, ((size_t)s->mask + 1) * sizeof(*s->slots));
+	s->len = s->nr = 0;
+}
+
 void str_set__free(struct str_set *s)
 {
 	free(s->data);

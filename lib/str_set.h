@@ -24,6 +24,8 @@ struct str_set {
 int str_set__add(struct str_set *s, const char *str);
 /* The offset of the @len bytes at @str (their str_set__hash() @hash), or -ENOENT. */
 int str_set__find(const struct str_set *s, const char *str, size_t len, uint32_t hash);
+/* No strings, the memory kept. */
+void str_set__clear(struct str_set *s);
 void str_set__free(struct str_set *s);
 
 /* The hash of the @len bytes at @s that the set uses (FNV-1a), for indexes of strings elsewhere. */

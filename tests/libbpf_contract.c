@@ -6,12 +6,10 @@
  *
  *   - btf_type__mut() (lib/btf_types.h): a type changed in place through the
  *     pointer btf__type_by_id() returns is what btf__name_by_offset(),
- *     btf__raw_data() and btf__dedup() see afterwards: a name set after
- *     btf__add_struct() (btf_encoder__name_type()), a member's name, a type
- *     ID set after btf__add_ptr() took 0 (btf_encoder__resolve_cu());
- *   - btf_dedup__carry() (btf_dedup.h): the carriers of type IDs survive the
- *     dedup last, so that IDs held outside the BTF follow their types, also
- *     past one carrier's 65,535 members, and void stays void;
+ *     btf__raw_data() and btf__dedup() see afterwards (the merge's pointer
+ *     rule, a kfunc's tag, the distilled base; checked here on a name set
+ *     after btf__add_struct(), a member's name, a type ID set after
+ *     btf__add_ptr() took 0);
  *   - btf_dedup__ptrs_unique(): after btf__dedup() no two pointers point to
  *     one type, so that the final dedup can skip v1.31's pointer rule (the
  *     encoder checks each chunk, and runs the rule where it fails: only
@@ -92,65 +90,6 @@ static void check_mut(void)
 	btf__free(btf);
 }
 
-/* Adds @n distinct types (INT "tN" of 4 bytes) twice over; the first's IDs in @ids. */
-static int add_twice(struct btf *btf, uint32_t *ids, size_t n)
-{
-	char name[32];
-	size_t i, copy;
-
-	for (copy = 0; copy < 2; copy++) {
-		for (i = 0; i < n; i++) {
-			int id;
-
-			snprintf(name, sizeof(name), "t%zu", i);
-			id = btf__add_int(btf, name, 4, 0);
-			if (id < 0)
-				return id;
-			/*
-			 * The second copy's IDs are carried: each must come back
-			 * as the first's; every seventh is void, and stays so.
-			 */
-			if (copy)
-				ids[i] = i % 7 == 3 ? 0 : id;
-		}
-	}
-	return 0;
-}
-
-/* IDs held outside the BTF come back renumbered, past one carrier's 65,535. */
-static void check_carry(size_t n)
-{
-	struct btf *btf = btf__new_empty();
-	uint32_t *ids = calloc(n, sizeof(*ids)), nr_types = 0;
-	char name[32], what[96];
-	size_t i, bad = 0;
-	int err;
-
-	if (!btf || !ids || add_twice(btf, ids, n)) {
-		check(0, "building the BTF to carry IDs through");
-		goto out;
-	}
-	err = btf_dedup__carry(btf, ids, n, &nr_types);
-	snprintf(what, sizeof(what), "btf_dedup__carry() of %zu IDs succeeds (%d)", n, err);
-	check(!err, what);
-	check(nr_types == n, "the types less the carriers are the deduplicated ones");
-	for (i = 0; !err && i < n; i++) {
-		const struct btf_type *t = btf__type_by_id(btf, ids[i]);
-
-		snprintf(name, sizeof(name), "t%zu", i);
-		if (i % 7 == 3)
-			bad += ids[i] != 0;
-		else
-			bad += ids[i] > nr_types || !t || !btf_is_int(t) ||
-			       strcmp(btf__name_by_offset(btf, t->name_off), name);
-	}
-	snprintf(what, sizeof(what), "each of %zu carried IDs is its type's after dedup", n);
-	check(!err && !bad, what);
-out:
-	free(ids);
-	btf__free(btf);
-}
-
 static void check_ptrs(void)
 {
 	struct btf *btf = btf__new_empty();
@@ -173,8 +112,6 @@ int main(void)
 {
 	check_mut();
 	check_ptrs();
-	check_carry(3);
-	check_carry(70000);
 	if (failures) {
 		fprintf(stderr, "libbpf_contract: %d of %d checks failed\n", failures, checks);
 		return 1;

@@ -4,6 +4,10 @@
  * module's BTF over a base it only reads, against what it reproduces:
  * libbpf's btf__dedup() of split BTF on a base that libbpf parsed
  * (btf_dedup__run() on btf__new_empty_split(), the types added in order).
+ * And btf_dedup__whole(), our dedup of a chunk's BTF, against libbpf 1.1's
+ * own btf__dedup() of it (no pointer rule), type by type, names by their
+ * strings: libbpf keeps the string section whole where ours keeps the
+ * strings of the types kept; and the IDs it carries.
  *
  * Each rule has a case with its expectation written out (which base type a
  * module type becomes, which module types stay), and every case is also
@@ -26,11 +30,12 @@
 
 #include "btf_base.h"
 #include "btf_dedup.h"
+#include "lib/btf_build.h"
 #include "lib/btf_types.h"
 
 static int failures, checks, compared;
 /* libbpf 1.1's rules (with the pointer rule): those this test compares with libbpf. */
-static const struct btf_dedup_rules rules_v131;
+static const struct btf_dedup_rules rules_v131 = { .identical_ptrs = true };
 static char tmpdir[] = "/tmp/split_dedup.XXXXXX";
 
 static void check(int ok, const char *what, const char *name)
@@ -544,6 +549,191 @@ static void seeded(unsigned int seed)
 	btf__free(mod);
 }
 
+/* ---- a BTF of its own (btf_dedup__whole()) ---- */
+
+static uint32_t *next_str(struct btf_type *t, uint32_t *prev);
+
+/* @btf's types and strings, copied into @b as the encoder builds a chunk. */
+static int to_build(const struct btf *btf, struct btf_build *b)
+{
+	uint32_t id, n = btf__type_cnt(btf);
+	char copy[4096];
+	int err = 0;
+
+	for (id = 1; id < n && err >= 0; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		struct btf_type *c = (struct btf_type *)copy;
+		uint32_t *off;
+		size_t size = btf_type__size(t);
+
+		if (size > sizeof(copy))
+			return -E2BIG;
+		memcpy(copy, t, size);
+		/* Each string offset of the copy, libbpf's, becomes ours. */
+		for (off = NULL; (off = next_str(c, off));) {
+			err = btf_build__add_str(b, btf__str_by_offset(btf, *off));
+			if (err < 0)
+				return err;
+			*off = err;
+		}
+		err = btf_build__add_type(b, c);
+	}
+	return err < 0 ? err : 0;
+}
+
+/* The strings of @t in order, after @prev (NULL: the first): a walk for to_build() and same_type(). */
+struct str_walk {
+	uint32_t *want, *found;
+	int i;
+};
+
+static int str_walk__visit(uint32_t *off, void *ctx)
+{
+	struct str_walk *w = ctx;
+
+	if (w->found)
+		return 0;
+	if (!w->want || w->want == off) {
+		w->found = w->want ? NULL : off;
+		w->want = NULL;
+		if (!w->found)
+			return 0;
+	}
+	return 0;
+}
+
+static uint32_t *next_str(struct btf_type *t, uint32_t *prev)
+{
+	struct str_walk w = { prev, NULL, 0 };
+
+	btf_type__visit_strs(t, str_walk__visit, &w);
+	return w.found;
+}
+
+/* The same type in both: its bytes but the string offsets, and the strings those name. */
+static bool same_type(const struct btf *a, const struct btf_type *ta, const struct btf *b,
+		      const struct btf_type *tb)
+{
+	char ca[4096], cb[4096];
+	uint32_t *oa = NULL, *ob = NULL;
+	size_t size = btf_type__size(ta);
+
+	if (size != btf_type__size(tb) || size > sizeof(ca))
+		return false;
+	memcpy(ca, ta, size);
+	memcpy(cb, tb, size);
+	while ((oa = next_str((struct btf_type *)ca, oa)) &&
+	       (ob = next_str((struct btf_type *)cb, ob))) {
+		if (strcmp(btf__str_by_offset(a, *oa), btf__str_by_offset(b, *ob)))
+			return false;
+		*oa = *ob = 0;
+	}
+	return !memcmp(ca, cb, size);
+}
+
+/* libbpf 1.1's own rules, no pointer rule: a chunk's dedup (btf_encoder_chunk.c). */
+static const struct btf_dedup_rules rules_libbpf_1_1;
+
+/*
+ * btf_dedup__whole() of @btf and libbpf 1.1's btf__dedup() of it: the same
+ * error, or the same types in the same order.
+ */
+static void compare_whole(const char *name, const struct btf *btf, struct btf_dedup_mem *mem)
+{
+	struct btf_build b = {};
+	const void *raw, *ours_raw = NULL;
+	__u32 size;
+	struct btf *ref = NULL, *ours = NULL;
+	uint32_t nr = 0, ours_size, id;
+	int err, ref_err;
+
+	raw = btf__raw_data(btf, &size);
+	ref = raw ? btf__new(raw, size) : NULL;
+	if (!ref || to_build(btf, &b)) {
+		check(0, "copying the BTF", name);
+		goto out;
+	}
+	ref_err = btf__dedup(ref, NULL);
+	err = btf_dedup__whole(mem, &b, &rules_libbpf_1_1, NULL, 0, &ours_raw, &ours_size, &nr);
+	check(err == ref_err, "the same error as libbpf's (whole)", name);
+	if (err || ref_err)
+		goto out;
+	ours = btf__new(ours_raw, ours_size);
+	check(ours && nr == btf__type_cnt(ref) - 1 && btf__type_cnt(ours) == nr + 1,
+	      "libbpf's type count (whole)", name);
+	for (id = 1; ours && id < btf__type_cnt(ours) && id < btf__type_cnt(ref); id++)
+		if (!same_type(ref, btf__type_by_id(ref, id), ours, btf__type_by_id(ours, id)))
+			break;
+	check(ours && id == btf__type_cnt(ref), "libbpf's types (whole)", name);
+	compared++;
+out:
+	btf__free(ours);
+	btf__free(ref);
+	btf_build__free(&b);
+}
+
+/* @mem serves every seed in turn, as a worker's serves its chunks. */
+static void seeded_whole(unsigned int seed, struct btf_dedup_mem *mem)
+{
+	struct btf *btf = btf__new_empty();
+	char name[32];
+
+	snprintf(name, sizeof(name), "whole seed %u", seed);
+	rnd_state = seed;
+	btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	add_random(btf, 20 + rnd(100), seed * 7);
+	rnd_state = seed * 31 + 5;
+	add_random(btf, 10 + rnd(60), seed * 7);
+	clamp_refs(btf, 1);
+	compare_whole(name, btf, mem);
+	btf__free(btf);
+}
+
+/* IDs held outside the BTF come back renumbered, past 65,535 of them; void stays void. */
+static void case_carry(uint32_t n)
+{
+	struct btf_dedup_mem *mem = btf_dedup_mem__new();
+	struct btf_build b = {};
+	uint32_t *ids = calloc(n, sizeof(*ids)), i, copy, nr = 0, size, bad = 0;
+	char name[32], what[64];
+	const void *raw = NULL;
+	struct btf *out = NULL;
+	int err = ids && mem ? 0 : -ENOMEM;
+
+	for (copy = 0; copy < 2 && !err; copy++) {
+		for (i = 0; i < n && !err; i++) {
+			int id;
+
+			snprintf(name, sizeof(name), "t%u", i);
+			id = btf_build__add_str(&b, name);
+			id = id < 0 ? id : btf_build__add_int(&b, id, 4, 0);
+			err = id < 0 ? id : 0;
+			/* The second copy's IDs are carried; every seventh is void. */
+			if (copy && ids)
+				ids[i] = i % 7 == 3 ? 0 : (uint32_t)id;
+		}
+	}
+	snprintf(what, sizeof(what), "carrying %u IDs", n);
+	err = err ?: btf_dedup__whole(mem, &b, &rules_libbpf_1_1, ids, n, &raw, &size, &nr);
+	out = err ? NULL : btf__new(raw, size);
+	check(out && nr == n, what, "carry");
+	for (i = 0; out && i < n; i++) {
+		const struct btf_type *t = btf__type_by_id(out, ids[i]);
+
+		snprintf(name, sizeof(name), "t%u", i);
+		if (i % 7 == 3)
+			bad += ids[i] != 0;
+		else
+			bad += ids[i] > nr || !t || !btf_is_int(t) ||
+			       strcmp(btf__name_by_offset(out, t->name_off), name);
+	}
+	check(out && !bad, "each carried ID is its type's after the dedup", "carry");
+	btf__free(out);
+	btf_dedup_mem__delete(mem);
+	free(ids);
+	btf_build__free(&b);
+}
+
 /* The same struct several times in a base: which one a module's becomes is libbpf's order. */
 static void case_order(unsigned int copies, unsigned int filler)
 {
@@ -570,6 +760,7 @@ static void case_order(unsigned int copies, unsigned int filler)
 
 int main(void)
 {
+	struct btf_dedup_mem *mem;
 	unsigned int i;
 	int before;
 
@@ -599,6 +790,15 @@ int main(void)
 	       compared - before);
 	/* Most must dedup (not end in a reference cycle) to test anything. */
 	check(compared - before >= 300, "300 of the 400 seeded pairs deduplicated", "seeded");
+	case_carry(3);
+	case_carry(70000);
+	before = compared;
+	mem = btf_dedup_mem__new();
+	for (i = 0; mem && i < 400; i++)
+		seeded_whole(i, mem);
+	btf_dedup_mem__delete(mem);
+	printf("split_dedup: %d of 400 seeded BTFs deduplicated whole\n", compared - before);
+	check(compared - before >= 300, "300 of the 400 seeded BTFs deduplicated whole", "seeded");
 	unlink(strcat(strcpy((char[80]){ 0 }, tmpdir), "/base.btf"));
 	unlink(strcat(strcpy((char[80]){ 0 }, tmpdir), "/split.btf"));
 	rmdir(tmpdir);

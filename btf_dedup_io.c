@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Our dedup's input and output (btf_dedup_priv.h): a module's types loaded
+ * over a base (btf_dedup__split()) or a BTF's own (btf_dedup__whole()),
+ * their representatives found by btf_dedup_split.c, and the types kept
+ * written out as raw BTF.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+#include <linux/btf.h>
+
+#include "btf_dedup_priv.h"
+#include "lib/btf_build.h"
+#include "lib/btf_types.h"
+#include "lib/str_set.h"
+
+/* Room for @want elements of @size bytes at *@p, which holds *@cap: 0 or -ENOMEM. */
+static int dedup__room(void *p, uint32_t *cap, uint32_t want, size_t size)
+{
+	void *bigger;
+
+	if (want <= *cap)
+		return 0;
+	bigger = realloc(*(void **)p, (size_t)want * size);
+	if (!bigger)
+		return -ENOMEM;
+	*(void **)p = bigger;
+	*cap = want;
+	return 0;
+}
+
+struct strs_collect {
+	const struct btf *module; /* a module's strings; NULL: @built's */
+	const struct btf_build *built;
+	struct str_set *all;
+};
+
+/* A module string, once among all it names, in the order met: the field says which. */
+static int collect_str(uint32_t *off, void *ctx)
+{
+	const struct strs_collect *c = ctx;
+	const char *s;
+	int at;
+
+	if (!*off)
+		return 0;
+	s = c->module ? btf__str_by_offset(c->module, *off) : btf_build__str(c->built, *off);
+	if (!s)
+		return -EINVAL;
+	at = str_set__add(c->all, s);
+	if (at < 0)
+		return at;
+	*off = at;
+	return 0;
+}
+
+static int final_str(uint32_t *off, void *ctx)
+{
+	*off = ((const int32_t *)ctx)[*off];
+	return 0;
+}
+
+/*
+ * Each string of @all (the empty one first) the base's first equal one, or
+ * else a new one in @strs, in @all's order: where each goes, by its offset
+ * in @all, in *@to.
+ */
+static int dedup__strs(const struct dedup *d, const struct str_set *all, struct str_set *strs,
+		       int32_t **to)
+{
+	const char *s;
+	int32_t *o = malloc(all->len * sizeof(*o));
+	int err = o ? btf_base__find_strs(d->base, all, o) : -ENOMEM;
+
+	for (s = all->data; !err && s < all->data + all->len; s += strlen(s) + 1) {
+		int at;
+
+		if (o[s - all->data] >= 0)
+			continue;
+		at = str_set__add(strs, s);
+		if (at < 0)
+			err = at;
+		o[s - all->data] = btf_base__str_len(d->base) + at;
+	}
+	if (err) {
+		free(o);
+		return err;
+	}
+	*to = o;
+	return 0;
+}
+
+struct ids_shift {
+	uint32_t nb, end;
+};
+
+/* A module type ID among the base's and the module's: void stays 0. */
+static int shift_id(uint32_t *id, void *ctx)
+{
+	const struct ids_shift *s = ctx;
+
+	if (!*id)
+		return 0;
+	if (*id >= s->end)
+		return -EINVAL;
+	*id += s->nb - 1;
+	return 0;
+}
+
+/*
+ * The module's types, in place, each ID past the base's, each string the base's
+ * or a new one (@strs gets those, their offsets past btf_base__str_len()).
+ */
+static int dedup__load(struct dedup *d, struct btf *module, struct str_set *strs)
+{
+	uint32_t n = btf__type_cnt(module) - 1, id;
+	struct str_set all = {};
+	struct strs_collect c = { module, NULL, &all };
+	struct ids_shift s = { d->nb, n + 1 };
+	int32_t *to = NULL;
+	int err;
+
+	d->nr = d->nb + n;
+	err = dedup__room(&d->types, &d->types_cap, n ?: 1, sizeof(*d->types));
+	err = err ?: str_set__add(&all, "");
+	for (id = 1; id <= n && err >= 0; id++) {
+		struct btf_type *t = btf_type__mut(module, id);
+
+		d->types[id - 1] = t;
+		err = btf_type__visit_ids(t, shift_id, &s);
+		err = err ?: btf_type__visit_strs(t, collect_str, &c);
+	}
+	err = err < 0 ? err : dedup__strs(d, &all, strs, &to);
+	for (id = 0; !err && id < n; id++)
+		btf_type__visit_strs(d->types[id], final_str, to);
+	free(to);
+	str_set__free(&all);
+	return err;
+}
+
+/*
+ * A BTF of its own: its @n types, in place, whose IDs are checked (the
+ * strings wait until the types kept are known: dedup__own_strs(); or are
+ * kept whole).
+ */
+static int dedup__load_own(struct dedup *d, uint32_t n, struct btf_build *b, struct btf *btf)
+{
+	struct ids_shift s = { d->nb, n + 1 };
+	uint32_t id;
+	int err = 0;
+
+	d->nr = d->nb + n;
+	err = dedup__room(&d->types, &d->types_cap, n ?: 1, sizeof(*d->types));
+	for (id = 1; id <= n && !err; id++) {
+		d->types[id - 1] = b ? btf_build__type(b, id) : btf_type__mut(btf, id);
+		err = btf_type__visit_ids(d->types[id - 1], shift_id, &s);
+	}
+	return err;
+}
+
+static int dedup__init(struct dedup *d)
+{
+	uint32_t id;
+	int err;
+
+	uint32_t cap = d->ids_cap;
+
+	err = dedup__room(&d->map, &cap, d->nr, sizeof(*d->map));
+	err = err ?: dedup__room(&d->hypot, &d->ids_cap, d->nr, sizeof(*d->hypot));
+	if (err)
+		return err;
+	d->hypot_nr = 0;
+	d->adjust_canon = false;
+	memset(d->hypot, 0xff, d->nr * sizeof(*d->hypot));
+	d->map[0] = 0;
+	for (id = d->nb; id < d->nr; id++) {
+		const struct btf_type *t = split_type(d, id);
+
+		d->map[id] = btf_is_var(t) || btf_is_datasec(t) ? id : ID_UNSEEN;
+	}
+	/* The base's, and room for a quarter of the module's to begin with. */
+	err = cand_table__init(&d->cands, d->nb + (d->nr - d->nb) / 4 + 16);
+	return err ?: dedup__base(d);
+}
+
+/* A type's ID in the output: the base's are kept, the module's kept ones renumbered. */
+struct out_ids {
+	const struct dedup *d;
+	const uint32_t *to; /* to[id - nb] */
+};
+
+static int out_id(uint32_t *id, void *ctx)
+{
+	const struct out_ids *o = ctx;
+	uint32_t r = resolve(o->d, *id);
+
+	r = r < o->d->nb ? r : o->to[r - o->d->nb];
+	if (r > ID_MAX)
+		return -EINVAL;
+	*id = r;
+	return 0;
+}
+
+/* The string section written after the types: @len bytes at @data, or @btf's own. */
+struct dedup_strs {
+	const char *data;
+	const struct btf *btf;
+	uint32_t len;
+};
+
+/* Copies @strs to @p. */
+static void dedup_strs__copy(const struct dedup_strs *strs, char *p)
+{
+	uint32_t off, n;
+
+	if (!strs->btf) {
+		memcpy(p, strs->data, strs->len);
+		return;
+	}
+	for (off = 0; off < strs->len; off += n) {
+		n = strlen(btf__str_by_offset(strs->btf, off)) + 1;
+		memcpy(p + off, btf__str_by_offset(strs->btf, off), n);
+	}
+}
+
+/*
+ * The types that stand for themselves, in order, renumbered, then @strs;
+ * the @nr IDs at @ids, held outside the types, renumbered too.
+ */
+static int dedup__write(struct dedup *d, const struct dedup_strs *strs, uint32_t *ids, size_t nr,
+			void **raw, uint32_t *size, uint32_t *nr_types)
+{
+	/* The hypothetical map is done with: it holds each kept type's new ID. */
+	uint32_t *to = d->hypot, id, next = d->nb, len = 0;
+	struct out_ids o = { d, to };
+	struct btf_header *hdr;
+	size_t i;
+	char *p;
+	int err = 0;
+
+	for (id = d->nb; id < d->nr; id++) {
+		to[id - d->nb] = d->map[id] == id ? next++ : ID_UNSEEN;
+		if (d->map[id] == id)
+			len += btf_type__size(split_type(d, id));
+	}
+	if ((uint64_t)len + strs->len > UINT32_MAX - sizeof(*hdr))
+		return -E2BIG;
+	err = dedup__room(&d->out, &d->out_cap, sizeof(*hdr) + len + strs->len, 1);
+	if (err)
+		return err;
+	hdr = d->out;
+	*hdr = (struct btf_header){ .magic = BTF_MAGIC,
+				    .version = BTF_VERSION,
+				    .hdr_len = sizeof(*hdr),
+				    .type_len = len,
+				    .str_off = len,
+				    .str_len = strs->len };
+	p = (char *)(hdr + 1);
+	for (id = d->nb; id < d->nr && !err; id++) {
+		struct btf_type *t = split_type(d, id);
+
+		if (d->map[id] != id)
+			continue;
+		memcpy(p, t, btf_type__size(t));
+		err = btf_type__visit_ids((struct btf_type *)p, out_id, &o);
+		p += btf_type__size(t);
+	}
+	for (i = 0; i < nr && !err; i++)
+		err = ids[i] >= d->nr ? -EINVAL : out_id(&ids[i], &o);
+	if (strs->len)
+		dedup_strs__copy(strs, p);
+	if (err)
+		return err;
+	*raw = hdr;
+	*size = sizeof(*hdr) + len + strs->len;
+	*nr_types = next - d->nb;
+	return 0;
+}
+
+static void dedup__free(struct dedup *d)
+{
+	cand_table__free(&d->cands);
+	free(d->types);
+	free(d->map);
+	free(d->hypot);
+	free(d->hypot_list);
+	str_set__free(&d->strs);
+	free(d->out);
+}
+
+/*
+ * Without a base: the strings of the types kept, each once, in the order
+ * they name them, in @strs (the built ones are unique, and left alone by the
+ * dedup: the types' offsets still point into them).
+ */
+static int dedup__own_strs(struct dedup *d, const struct btf_build *b, struct str_set *strs)
+{
+	struct strs_collect c = { NULL, b, strs };
+	uint32_t id;
+	int err = str_set__add(strs, "");
+
+	for (id = d->nb; id < d->nr && err >= 0; id++)
+		if (d->map[id] == id)
+			err = btf_type__visit_strs(split_type(d, id), collect_str, &c);
+	return err < 0 ? err : 0;
+}
+
+/*
+ * Deduplicates the types loaded, and writes what it keeps with the strings
+ * of @whole, or else d->strs (for a BTF @b built, the strings of the types
+ * kept, made here).
+ */
+static int dedup__run(struct dedup *d, const struct btf_build *b, const struct dedup_strs *whole,
+		      uint32_t *ids, size_t nr, void **raw, uint32_t *size, uint32_t *nr_types)
+{
+	struct dedup_strs out;
+	int err = dedup__init(d);
+
+	err = err ?: dedup__types(d);
+	if (!err && b)
+		err = dedup__own_strs(d, b, &d->strs);
+	out = whole ? *whole : (struct dedup_strs){ .data = d->strs.data, .len = d->strs.len };
+	return err ?: dedup__write(d, &out, ids, nr, raw, size, nr_types);
+}
+
+/* A dedup's output handed to the caller, who frees it: the dedup goes. */
+static int dedup__hand_out(struct dedup *d, int err, void **raw)
+{
+	if (!err)
+		d->out = NULL;
+	else
+		*raw = NULL;
+	dedup__free(d);
+	return err;
+}
+
+int btf_dedup__split(struct btf *module, const struct btf_base *base,
+		     const struct btf_dedup_rules *rules, void **raw, uint32_t *size,
+		     uint32_t *nr_types)
+{
+	struct dedup d = { .base = base, .nb = btf_base__type_cnt(base), .rules = *rules };
+	int err = rules->identical_ptrs ? btf_dedup__merge_ptrs(module) : 0;
+
+	err = err ?: dedup__load(&d, module, &d.strs);
+	err = err ?: dedup__run(&d, NULL, NULL, NULL, 0, raw, size, nr_types);
+	return dedup__hand_out(&d, err, raw);
+}
+
+struct btf_dedup_mem {
+	struct dedup d;
+};
+
+struct btf_dedup_mem *btf_dedup_mem__new(void)
+{
+	return calloc(1, sizeof(struct btf_dedup_mem));
+}
+
+void btf_dedup_mem__delete(struct btf_dedup_mem *mem)
+{
+	if (mem)
+		dedup__free(&mem->d);
+	free(mem);
+}
+
+int btf_dedup__whole(struct btf_dedup_mem *mem, struct btf_build *b,
+		     const struct btf_dedup_rules *rules, uint32_t *ids, size_t nr,
+		     const void **raw, uint32_t *size, uint32_t *nr_types)
+{
+	struct dedup *d = &mem->d;
+	void *out = NULL;
+	int err = rules->identical_ptrs ? -EOPNOTSUPP : 0;
+
+	d->nb = 1;
+	d->rules = *rules;
+	str_set__clear(&d->strs);
+	err = err ?: dedup__load_own(d, btf_build__type_cnt(b) - 1, b, NULL);
+	err = err ?: dedup__run(d, b, NULL, ids, nr, &out, size, nr_types);
+	*raw = out;
+	return err;
+}
+
+/*
+ * The length of @btf's string section, walked string by string (no copy of
+ * it): libbpf answers an offset past the section with NULL.
+ */
+static uint32_t btf__strs_len(const struct btf *btf)
+{
+	uint32_t len = 0;
+	const char *s;
+
+	while ((s = btf__str_by_offset(btf, len)))
+		len += strlen(s) + 1;
+	return len;
+}
+
+int btf_dedup__btf(struct btf *btf, const struct btf_dedup_rules *rules, void **raw, uint32_t *size,
+		   uint32_t *nr_types)
+{
+	struct dedup d = { .nb = 1, .rules = *rules };
+	struct dedup_strs whole = { .btf = btf };
+	int err = btf__base_btf(btf) ? -EINVAL : 0;
+
+	whole.len = btf__strs_len(btf);
+	if (!err && rules->identical_ptrs)
+		err = btf_dedup__merge_ptrs(btf);
+	err = err ?: dedup__load_own(&d, btf__type_cnt(btf) - 1, NULL, btf);
+	err = err ?: dedup__run(&d, NULL, &whole, NULL, 0, raw, size, nr_types);
+	return dedup__hand_out(&d, err, raw);
+}

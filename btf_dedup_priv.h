@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef _BTF_DEDUP_PRIV_H_
+#define _BTF_DEDUP_PRIV_H_ 1
+
+/*
+ * What the two halves of our dedup share: btf_dedup_split.c decides each
+ * type's representative, as libbpf would; btf_dedup_io.c loads the types
+ * (a module's over a base, or a BTF of its own), runs it and writes the
+ * types kept.  One thread, one dedup.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/btf.h>
+
+#include "btf_base.h"
+#include "btf_dedup.h"
+#include "btf_dedup_cands.h"
+#include "lib/str_set.h"
+
+#define ID_UNSEEN UINT32_MAX /* not yet given a representative */
+#define ID_ON_PATH (UINT32_MAX - 1) /* being deduplicated: a reference cycle */
+#define ID_MAX 0x7fffffffu /* libbpf's BTF_MAX_NR_TYPES */
+
+struct dedup {
+	const struct btf_base *base; /* NULL: a BTF of its own (btf_dedup__whole()) */
+	uint32_t nb; /* base types with void: the module's first type ID */
+	uint32_t nr; /* base and module types with void */
+	/* The module's types, in its BTF, rewritten in place: IDs after the base's. */
+	struct btf_type **types; /* types[id - nb] */
+	uint32_t *map, *hypot;
+	uint32_t *hypot_list;
+	size_t hypot_nr, hypot_cap;
+	bool adjust_canon;
+	/* Which libbpf's rules: typedefs by graph, identical types (btf_dedup.h). */
+	struct btf_dedup_rules rules;
+	struct cand_table cands;
+	/*
+	 * Kept from one dedup to the next (btf_dedup__new()): the room of
+	 * @types, of @map and @hypot, the strings written and the output.
+	 */
+	uint32_t types_cap, ids_cap;
+	struct str_set strs;
+	void *out;
+	uint32_t out_cap;
+};
+
+static const struct btf_type btf_void;
+
+/* The module's type @id (@id >= nb). */
+static inline struct btf_type *split_type(const struct dedup *d, uint32_t id)
+{
+	return d->types[id - d->nb];
+}
+
+static inline const struct btf_type *type_of(const struct dedup *d, uint32_t id)
+{
+	if (!id)
+		return &btf_void;
+	return id < d->nb ? btf_base__type(d->base, id) : split_type(d, id);
+}
+
+static inline bool is_mapped(const struct dedup *d, uint32_t id)
+{
+	return d->map[id] <= ID_MAX;
+}
+
+/* The representative of @id as far as it is known. */
+static inline uint32_t resolve(const struct dedup *d, uint32_t id)
+{
+	while (is_mapped(d, id) && d->map[id] != id)
+		id = d->map[id];
+	return id;
+}
+
+/* Every base type a representative of itself, and a candidate but VARs and DATASECs. */
+int dedup__base(struct dedup *d);
+/* libbpf's passes over the module's types: each one's representative in d->map. */
+int dedup__types(struct dedup *d);
+
+#endif /* _BTF_DEDUP_PRIV_H_ */

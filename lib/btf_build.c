@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* A BTF built in buffers of ours, as libbpf 1.1 builds one: see btf_build.h. */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+
+#include "btf_build.h"
+#include "btf_types.h"
+
+#define BTF_MAX_ID 0x7fffffffu /* libbpf's BTF_MAX_NR_TYPES: the largest ID it takes */
+
+/* libbpf's btf_type_info(): a vlen past 16 bits spills into the unused bits, as there. */
+static uint32_t type_info(unsigned int kind, uint32_t vlen, int kflag)
+{
+	return ((uint32_t) !!kflag << 31) | (kind << 24) | vlen;
+}
+
+int btf_build__add_str(struct btf_build *b, const char *s)
+{
+	int err;
+
+	/* The empty string first, as every BTF's string section begins. */
+	if (!b->strs.len) {
+		err = str_set__add(&b->strs, "");
+		if (err < 0)
+			return err;
+	}
+	return *s ? str_set__add(&b->strs, s) : 0;
+}
+
+const char *btf_build__str(const struct btf_build *b, uint32_t off)
+{
+	return off < b->strs.len ? b->strs.data + off : "";
+}
+
+/* Room for @size more bytes of types and one more type; NULL when out of memory. */
+static void *btf_build__room(struct btf_build *b, uint32_t size)
+{
+	if (size > UINT32_MAX - b->types_len)
+		return NULL;
+	if (b->types_len + size > b->types_cap) {
+		uint32_t cap = b->types_cap ? b->types_cap : 1u << 16;
+		char *types;
+
+		while (cap < b->types_len + size)
+			cap = cap > UINT32_MAX / 2 ? UINT32_MAX : 2 * cap;
+		types = realloc(b->types, cap);
+		if (!types)
+			return NULL;
+		b->types = types;
+		b->types_cap = cap;
+	}
+	if (b->nr == b->offs_cap) {
+		uint32_t cap = b->offs_cap ? 2 * b->offs_cap : 4096, *offs;
+
+		offs = realloc(b->offs, (size_t)cap * sizeof(*offs));
+		if (!offs)
+			return NULL;
+		b->offs = offs;
+		b->offs_cap = cap;
+	}
+	return b->types + b->types_len;
+}
+
+/* Appends a type of @size bytes whose fixed part is @t; its ID, or -ENOMEM. */
+static int btf_build__commit(struct btf_build *b, const void *t, uint32_t size)
+{
+	void *at = btf_build__room(b, size);
+
+	if (!at)
+		return -ENOMEM;
+	memcpy(at, t, size);
+	b->offs[b->nr++] = b->types_len;
+	b->types_len += size;
+	return b->nr;
+}
+
+/* Appends @size bytes to the last type, whose info becomes @info; 0 or -ENOMEM. */
+static int btf_build__extend(struct btf_build *b, const void *item, uint32_t size, uint32_t info)
+{
+	void *at;
+
+	/* The room for one more type is not needed, but harmless. */
+	at = btf_build__room(b, size);
+	if (!at)
+		return -ENOMEM;
+	memcpy(at, item, size);
+	b->types_len += size;
+	btf_build__type(b, b->nr)->info = info;
+	return 0;
+}
+
+/* The last type, when it is of @kind; else NULL (libbpf: -EINVAL). */
+static struct btf_type *btf_build__last(const struct btf_build *b, unsigned int kind)
+{
+	struct btf_type *t = b->nr ? btf_build__type(b, b->nr) : NULL;
+
+	return t && btf_kind(t) == kind ? t : NULL;
+}
+
+static bool size_is_pow2(uint32_t size, uint32_t max)
+{
+	return size && !(size & (size - 1)) && size <= max;
+}
+
+int btf_build__add_int(struct btf_build *b, uint32_t name, uint32_t size, int encoding)
+{
+	struct {
+		struct btf_type t;
+		uint32_t bits;
+	} v = { { name, type_info(BTF_KIND_INT, 0, 0), { size } }, 0 };
+
+	if (!name || !size_is_pow2(size, 16) ||
+	    (encoding & ~(BTF_INT_SIGNED | BTF_INT_CHAR | BTF_INT_BOOL)))
+		return -EINVAL;
+	v.bits = ((uint32_t)encoding << 24) | (size * 8);
+	return btf_build__commit(b, &v, sizeof(v));
+}
+
+int btf_build__add_float(struct btf_build *b, uint32_t name, uint32_t size)
+{
+	struct btf_type t = { name, type_info(BTF_KIND_FLOAT, 0, 0), { size } };
+
+	if (!name || (size != 2 && size != 4 && size != 8 && size != 12 && size != 16))
+		return -EINVAL;
+	return btf_build__commit(b, &t, sizeof(t));
+}
+
+int btf_build__add_ref(struct btf_build *b, unsigned int kind, uint32_t name, uint32_t type)
+{
+	struct btf_type t = { name, type_info(kind, 0, 0), { type } };
+
+	if (type > BTF_MAX_ID || (!name && (kind == BTF_KIND_TYPEDEF || kind == BTF_KIND_TYPE_TAG)))
+		return -EINVAL;
+	return btf_build__commit(b, &t, sizeof(t));
+}
+
+int btf_build__add_array(struct btf_build *b, uint32_t index_type, uint32_t elem_type,
+			 uint32_t nelems)
+{
+	struct {
+		struct btf_type t;
+		struct btf_array a;
+	} v = { { 0, type_info(BTF_KIND_ARRAY, 0, 0), { 0 } }, { elem_type, index_type, nelems } };
+
+	if (index_type > BTF_MAX_ID || elem_type > BTF_MAX_ID)
+		return -EINVAL;
+	return btf_build__commit(b, &v, sizeof(v));
+}
+
+int btf_build__add_composite(struct btf_build *b, unsigned int kind, uint32_t name, uint32_t size)
+{
+	struct btf_type t = { name, type_info(kind, 0, 0), { size } };
+
+	return btf_build__commit(b, &t, sizeof(t));
+}
+
+int btf_build__add_field(struct btf_build *b, uint32_t name, uint32_t type, uint32_t bit_off,
+			 uint32_t bit_size)
+{
+	struct btf_type *t = btf_build__last(b, BTF_KIND_STRUCT) ?:
+								   btf_build__last(b, BTF_KIND_UNION);
+	struct btf_member m = { name, type, bit_off | (bit_size << 24) };
+	bool bitfield = bit_size || bit_off % 8;
+
+	if (!t || type > BTF_MAX_ID)
+		return -EINVAL;
+	if (bitfield && (!bit_size || bit_size > 255 || bit_off > 0xffffff))
+		return -EINVAL;
+	if (btf_is_union(t) && bit_off)
+		return -EINVAL;
+	return btf_build__extend(b, &m, sizeof(m),
+				 type_info(btf_kind(t), btf_vlen(t) + 1, bitfield || btf_kflag(t)));
+}
+
+int btf_build__add_enum(struct btf_build *b, unsigned int kind, uint32_t name, uint32_t size,
+			int is_signed)
+{
+	struct btf_type t = { name, type_info(kind, 0, is_signed), { size } };
+
+	if (!size_is_pow2(size, 8))
+		return -EINVAL;
+	return btf_build__commit(b, &t, sizeof(t));
+}
+
+int btf_build__add_enum_value(struct btf_build *b, uint32_t name, int64_t value)
+{
+	struct btf_type *t = btf_build__last(b, BTF_KIND_ENUM);
+	struct btf_enum v = { name, (int32_t)value };
+	uint32_t info;
+
+	if (!t || !name)
+		return -EINVAL;
+	if (value < INT_MIN || value > UINT_MAX)
+		return -E2BIG;
+	info = type_info(BTF_KIND_ENUM, btf_vlen(t) + 1, btf_kflag(t));
+	/* A negative value makes it signed, the vlen read back through its 16 bits. */
+	if (value < 0)
+		info = type_info(BTF_KIND_ENUM, (btf_vlen(t) + 1) & 0xffff, 1);
+	return btf_build__extend(b, &v, sizeof(v), info);
+}
+
+int btf_build__add_enum64_value(struct btf_build *b, uint32_t name, uint64_t value)
+{
+	struct btf_type *t = btf_build__last(b, BTF_KIND_ENUM64);
+	struct btf_enum64 v = { name, (uint32_t)value, value >> 32 };
+
+	if (!t || !name)
+		return -EINVAL;
+	return btf_build__extend(b, &v, sizeof(v),
+				 type_info(BTF_KIND_ENUM64, btf_vlen(t) + 1, btf_kflag(t)));
+}
+
+int btf_build__add_fwd(struct btf_build *b, uint32_t name, unsigned int kind)
+{
+	struct btf_type t = { name, type_info(BTF_KIND_FWD, 0, kind == BTF_KIND_UNION), { 0 } };
+
+	if (!name)
+		return -EINVAL;
+	/* An enum's FWD is an ENUM of no values, of an int's size. */
+	if (kind == BTF_KIND_ENUM)
+		return btf_build__add_enum(b, BTF_KIND_ENUM, name, 4, 0);
+	if (kind != BTF_KIND_STRUCT && kind != BTF_KIND_UNION)
+		return -EINVAL;
+	return btf_build__commit(b, &t, sizeof(t));
+}
+
+int btf_build__add_func_proto(struct btf_build *b, uint32_t ret_type)
+{
+	return ret_type > BTF_MAX_ID ? -EINVAL :
+				       btf_build__add_ref(b, BTF_KIND_FUNC_PROTO, 0, ret_type);
+}
+
+int btf_build__add_func_param(struct btf_build *b, uint32_t name, uint32_t type)
+{
+	struct btf_type *t = btf_build__last(b, BTF_KIND_FUNC_PROTO);
+	struct btf_param p = { name, type };
+
+	if (type > BTF_MAX_ID || !t)
+		return -EINVAL;
+	return btf_build__extend(b, &p, sizeof(p),
+				 type_info(BTF_KIND_FUNC_PROTO, btf_vlen(t) + 1, btf_kflag(t)));
+}
+
+int btf_build__add_decl_tag(struct btf_build *b, uint32_t value, uint32_t type, int component)
+{
+	struct {
+		struct btf_type t;
+		struct btf_decl_tag d;
+	} v = { { value, type_info(BTF_KIND_DECL_TAG, 0, 0), { type } }, { component } };
+
+	if (!value || component < -1 || type > BTF_MAX_ID)
+		return -EINVAL;
+	return btf_build__commit(b, &v, sizeof(v));
+}
+
+int btf_build__add_type(struct btf_build *b, const struct btf_type *t)
+{
+	return btf_build__commit(b, t, btf_type__size(t));
+}
+
+void *btf_build__raw(const struct btf_build *b, uint32_t *size)
+{
+	uint32_t str_len = b->strs.len ?: 1;
+	struct btf_header *hdr;
+	char *p;
+
+	if (b->types_len > UINT32_MAX - sizeof(*hdr) - str_len)
+		return NULL;
+	hdr = malloc(sizeof(*hdr) + b->types_len + str_len);
+	if (!hdr)
+		return NULL;
+	*hdr = (struct btf_header){ .magic = BTF_MAGIC,
+				    .version = BTF_VERSION,
+				    .hdr_len = sizeof(*hdr),
+				    .type_len = b->types_len,
+				    .str_off = b->types_len,
+				    .str_len = str_len };
+	p = (char *)(hdr + 1);
+	memcpy(p, b->types, b->types_len);
+	if (b->strs.len)
+		memcpy(p + b->types_len, b->strs.data, b->strs.len);
+	else
+		p[b->types_len] = 0;
+	*size = sizeof(*hdr) + b->types_len + str_len;
+	return hdr;
+}
+
+void btf_build__reset(struct btf_build *b)
+{
+	b->types_len = 0;
+	b->nr = 0;
+	str_set__clear(&b->strs);
+}
+
+void btf_build__free(struct btf_build *b)
+{
+	free(b->types);
+	free(b->offs);
+	str_set__free(&b->strs);
+	*b = (struct btf_build){};
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef _LIB_BTF_BUILD_H_
+#define _LIB_BTF_BUILD_H_ 1
+
+/*
+ * A BTF built in buffers of ours: the types one after another as BTF lays
+ * them out, an index of where each begins, and the strings each once
+ * (lib/str_set.h, the empty one at 0).  Each btf_build__add_*() appends a
+ * type as libbpf 1.1's btf__add_*() of the same name does (facts from
+ * libbpf v1.1.2's src/btf.c): the same checks, refused with the same
+ * negative errno, the same info word as members, values and parameters are
+ * added (a vlen past 65,535 wraps as libbpf's does), the new type's ID
+ * returned (the first is 1).  Names are string offsets from
+ * btf_build__add_str(), 0 for none: where libbpf wants a non-empty name, 0
+ * is -EINVAL.  Referenced IDs may point forward (0 to fill in later, through
+ * btf_build__type()).
+ *
+ * One owner, no locking.  btf_build__reset() empties it and keeps its
+ * memory, so that a worker builds chunk after chunk in the same pages.
+ *	struct btf_build b = {};
+ *	int s = btf_build__add_str(&b, "s"), id = btf_build__add_composite(&b, BTF_KIND_STRUCT, s, 4);
+ *	btf_build__free(&b);
+ */
+#include <stdint.h>
+
+#include <linux/btf.h>
+
+#include "lib/str_set.h"
+
+struct btf_build {
+	char *types;
+	uint32_t types_len, types_cap;
+	uint32_t *offs; /* offs[id - 1]: where type @id begins in @types */
+	uint32_t nr, offs_cap; /* types, not counting void */
+	struct str_set strs;
+	int ptr_size; /* a pointer's size, as btf__set_pointer_size() sets it: the owner's to set */
+};
+
+/* The offset of @s among the strings, added if new; "" is 0.  Or -ENOMEM. */
+int btf_build__add_str(struct btf_build *b, const char *s);
+/* The string at @off (an offset btf_build__add_str() gave). */
+const char *btf_build__str(const struct btf_build *b, uint32_t off);
+
+/* 1 + the number of types: the ID the next one gets. */
+static inline uint32_t btf_build__type_cnt(const struct btf_build *b)
+{
+	return b->nr + 1;
+}
+
+/* Type @id (0 < @id < btf_build__type_cnt()), to read or change in place until the next add. */
+static inline struct btf_type *btf_build__type(const struct btf_build *b, uint32_t id)
+{
+	return (struct btf_type *)(b->types + b->offs[id - 1]);
+}
+
+int btf_build__add_int(struct btf_build *b, uint32_t name, uint32_t size, int encoding);
+int btf_build__add_float(struct btf_build *b, uint32_t name, uint32_t size);
+/* PTR, CONST, VOLATILE, RESTRICT; TYPEDEF and TYPE_TAG, which need a name. */
+int btf_build__add_ref(struct btf_build *b, unsigned int kind, uint32_t name, uint32_t type);
+int btf_build__add_array(struct btf_build *b, uint32_t index_type, uint32_t elem_type,
+			 uint32_t nelems);
+/* A STRUCT or UNION of no members yet. */
+int btf_build__add_composite(struct btf_build *b, unsigned int kind, uint32_t name, uint32_t size);
+/* A member of the last type, a STRUCT or UNION: 0 or a negative errno. */
+int btf_build__add_field(struct btf_build *b, uint32_t name, uint32_t type, uint32_t bit_off,
+			 uint32_t bit_size);
+/* An ENUM (@kind BTF_KIND_ENUM) or ENUM64 of no values yet. */
+int btf_build__add_enum(struct btf_build *b, unsigned int kind, uint32_t name, uint32_t size,
+			int is_signed);
+/* A value of the last type, an ENUM (@value in [INT_MIN, UINT_MAX]) or ENUM64. */
+int btf_build__add_enum_value(struct btf_build *b, uint32_t name, int64_t value);
+int btf_build__add_enum64_value(struct btf_build *b, uint32_t name, uint64_t value);
+/* A FWD of a struct or union (@kind BTF_KIND_STRUCT or BTF_KIND_UNION), or an ENUM of none. */
+int btf_build__add_fwd(struct btf_build *b, uint32_t name, unsigned int kind);
+int btf_build__add_func_proto(struct btf_build *b, uint32_t ret_type);
+/* A parameter of the last type, a FUNC_PROTO: 0 or a negative errno. */
+int btf_build__add_func_param(struct btf_build *b, uint32_t name, uint32_t type);
+int btf_build__add_decl_tag(struct btf_build *b, uint32_t value, uint32_t type, int component);
+/* A copy of @t, with what follows it, whose string offsets are already @b's: its ID. */
+int btf_build__add_type(struct btf_build *b, const struct btf_type *t);
+
+/*
+ * The raw bytes of the BTF (btf__raw_data()'s layout, this machine's byte
+ * order), to free: *@size of them; or NULL.
+ */
+void *btf_build__raw(const struct btf_build *b, uint32_t *size);
+
+/* No types nor strings, the memory kept. */
+void btf_build__reset(struct btf_build *b);
+void btf_build__free(struct btf_build *b);
+
+#endif /* _LIB_BTF_BUILD_H_ */
