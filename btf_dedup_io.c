@@ -181,8 +181,12 @@ static int dedup__init(struct dedup *d)
 
 		d->map[id] = btf_is_var(t) || btf_is_datasec(t) ? id : ID_UNSEEN;
 	}
-	/* The base's, and room for a quarter of the module's to begin with. */
-	err = cand_table__init(&d->cands, d->nb + (d->nr - d->nb) / 4 + 16);
+	/*
+	 * The base's, and room for as many of the module's: a chain per type
+	 * (a quarter made the chains of a vmlinux's last dedup long enough to
+	 * cost a fifth of its time).
+	 */
+	err = cand_table__init(&d->cands, d->nb + (d->nr - d->nb) + 16);
 	return err ?: dedup__base(d);
 }
 

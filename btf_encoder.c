@@ -622,6 +622,23 @@ static int btf_encoder__encode_refused(struct btf_encoder *e, Dwarf_Die *die)
 #define IMPORT_DEPTH_MAX 64
 
 /*
+ * The reader's unit is the one whose names are read from the string
+ * sections, when the reader reads it from .debug_info (die_reader's end).
+ */
+static void btf_encoder__set_strs(struct btf_encoder *e)
+{
+	const struct btf_encoder_input *in = e->in;
+
+	e->cu.strs = (struct die_strs){ .str = in->debug_str,
+					.str_end = in->debug_str_end,
+					.line_str = in->debug_line_str,
+					.line_str_end = in->debug_line_str_end,
+					.cu = e->cu.reader.end ? e->cu.reader.cu : NULL,
+					.offset_size = e->cu.reader.offset_size,
+					.big_endian = in->big_endian };
+}
+
+/*
  * Where each unit is a CU, the partial unit @pu that the CU imports: its
  * children are walked as the CU's own, here, once per CU, as v1.32 walks
  * them (its types are the CU's, in every CU that imports it; the dedup
@@ -650,10 +667,12 @@ static int btf_encoder__walk_import(struct btf_encoder *e, Dwarf_Die *pu)
 		return btf_encoder__corrupt(e, off, "the importing unit cannot be read");
 	e->cu.import_depth++;
 	die_reader__begin_cu(&e->cu.reader, pu, e->in->big_endian, die_attrs__wanted);
+	btf_encoder__set_strs(e);
 	die_ref_ctx__init(&e->cu.ref_ctx, pu, true, &e->in->ref_space);
 	err = btf_encoder__encode_children(e, pu);
 	e->cu.import_depth--;
 	die_reader__begin_cu(&e->cu.reader, &unit, e->in->big_endian, die_attrs__wanted);
+	btf_encoder__set_strs(e);
 	e->cu.ref_ctx = refs;
 	return err;
 }
@@ -844,6 +863,7 @@ static void btf_encoder__begin_unit(struct btf_encoder *e, Dwarf_Die *cu_die)
 		btf_encoder__note_unit(e, cu_die);
 	die_ref_ctx__init(&e->cu.ref_ctx, cu_die, e->in->global_refs, &e->in->ref_space);
 	die_reader__begin_cu(&e->cu.reader, cu_die, e->in->big_endian, die_attrs__wanted);
+	btf_encoder__set_strs(e);
 	btf_encoder__sig_begin_unit(e, cu_die);
 }
 

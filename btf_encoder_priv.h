@@ -210,6 +210,7 @@ struct btf_encoder_cu {
 	Dwarf_Die die; /* the CU's */
 	struct die_reader reader;
 	struct die_ref_ctx ref_ctx; /* how the current unit's references are numbered */
+	struct die_strs strs; /* where its names are: btf_encoder__set_strs() */
 	/* The partial units this CU imported (their offsets), each walked once. */
 	DARRAY(uint64_t) imported;
 	int import_depth;
@@ -316,6 +317,7 @@ static inline void btf_encoder__attrs(struct btf_encoder *e, Dwarf_Die *die, str
 {
 	memset(a, 0, sizeof(*a));
 	a->refs = e->cu.ref_ctx;
+	a->strs = &e->cu.strs;
 	die_reader__getattrs(&e->cu.reader, die, die_attrs__collect, a);
 }
 

@@ -120,10 +120,38 @@ void die_attr__member_location(Dwarf_Attribute *attr, uint64_t *val)
 
 typedef void (*attr_read_fn)(struct die_attrs *a, Dwarf_Attribute *attr);
 
+/*
+ * A DW_FORM_strp or DW_FORM_line_strp name read as libdw 0.188's
+ * dwarf_formstring() reads it (the unit's offset, in the file's byte order,
+ * into the section), or NULL: anything else (an offset past the section, a
+ * section not found, other forms) is libdw's to read, and to refuse.
+ */
+static const char *die_strs__name(const struct die_strs *s, const Dwarf_Attribute *attr)
+{
+	const unsigned char *p = attr->valp;
+	const char *sec = attr->form == DW_FORM_strp ? s->str : s->line_str;
+	const char *end = attr->form == DW_FORM_strp ? s->str_end : s->line_str_end;
+	uint64_t off = 0;
+	unsigned int i;
+
+	if (!sec || attr->cu != s->cu || (s->offset_size != 4 && s->offset_size != 8))
+		return NULL;
+	for (i = 0; i < s->offset_size; i++)
+		off |= (uint64_t)p[s->big_endian ? i : s->offset_size - 1 - i]
+		       << (8 * (s->offset_size - 1 - i));
+	return off < (uint64_t)(end - sec) ? sec + off : NULL;
+}
+
 static void read_name(struct die_attrs *a, Dwarf_Attribute *attr)
 {
-	a->name = dwarf_formstring(attr);
-	a->name_inline = dwarf_whatform(attr) == DW_FORM_string;
+	unsigned int form = dwarf_whatform(attr);
+
+	a->name = NULL;
+	if (a->strs && (form == DW_FORM_strp || form == DW_FORM_line_strp))
+		a->name = die_strs__name(a->strs, attr);
+	if (!a->name)
+		a->name = dwarf_formstring(attr);
+	a->name_inline = form == DW_FORM_string;
 }
 
 static void read_type(struct die_attrs *a, Dwarf_Attribute *attr)

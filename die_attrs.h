@@ -90,8 +90,25 @@ bool die_ref_followed(Dwarf_Attribute *attr, const struct die_ref_ctx *ctx);
 void die_ref_ctx__init(struct die_ref_ctx *ctx, Dwarf_Die *die, bool global,
 		       const struct die_ref_space *space);
 
+/*
+ * The string sections that DW_FORM_strp and DW_FORM_line_strp names of unit
+ * @cu are read from without libdw (libdw's own bytes, found before the
+ * workers start: NULL where a file has none), and how @cu writes an
+ * offset.  Another unit's attributes, or @cu NULL (a unit outside
+ * .debug_info: a dwz alternate file's), go to libdw.
+ */
+struct die_strs {
+	const char *str, *str_end;
+	const char *line_str, *line_str_end;
+	const Dwarf_CU *cu;
+	uint8_t offset_size;
+	bool big_endian;
+};
+
 struct die_attrs {
 	struct die_ref_ctx refs; /* set before reading, see die_attrs__read() */
+	/* Set with refs, or NULL: names are then all libdw's dwarf_formstring(). */
+	const struct die_strs *strs;
 	const char *name;
 	uint32_t type; /* type reference (REF_DIE | offset), 0 = void */
 	uint64_t byte_size;

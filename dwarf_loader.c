@@ -333,6 +333,22 @@ void dwarf_loader__debug_info(const struct dwarf_loader *l, const unsigned char 
 	*end = l->debug_info_end;
 }
 
+void dwarf_loader__debug_strs(const struct dwarf_loader *l, const char **str, const char **str_end,
+			      const char **line_str, const char **line_str_end)
+{
+	const unsigned char *s, *e;
+
+	*str = *str_end = *line_str = *line_str_end = NULL;
+	if (l->dwarf && dwarf_section(l->dwarf, "str", &s, &e)) {
+		*str = (const char *)s;
+		*str_end = (const char *)e;
+	}
+	if (l->dwarf && dwarf_section(l->dwarf, "line_str", &s, &e)) {
+		*line_str = (const char *)s;
+		*line_str_end = (const char *)e;
+	}
+}
+
 void dwarf_loader__debug_locs(const struct dwarf_loader *l, const unsigned char **loc,
 			      const unsigned char **loc_end, const unsigned char **loclists,
 			      const unsigned char **loclists_end)
