@@ -280,7 +280,9 @@ void *btf_build__raw(const struct btf_build *b, uint32_t *size)
 				    .str_off = b->types_len,
 				    .str_len = str_len };
 	p = (char *)(hdr + 1);
-	memcpy(p, b->types, b->types_len);
+	/* An empty build may have no buffer yet: memcpy() takes no NULL. */
+	if (b->types_len)
+		memcpy(p, b->types, b->types_len);
 	if (b->strs.len)
 		memcpy(p + b->types_len, b->strs.data, b->strs.len);
 	else
