@@ -225,8 +225,10 @@ static void dedup_strs__copy(const struct dedup_strs *strs, char *p)
 		return;
 	}
 	for (off = 0; off < strs->len; off += n) {
-		n = strlen(btf__str_by_offset(strs->btf, off)) + 1;
-		memcpy(p + off, btf__str_by_offset(strs->btf, off), n);
+		const char *s = btf__str_by_offset(strs->btf, off);
+
+		n = strlen(s) + 1;
+		memcpy(p + off, s, n);
 	}
 }
 

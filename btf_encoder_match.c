@@ -29,13 +29,7 @@
  */
 const struct btf_type *btf_view__type(const struct btf_view *v, uint32_t id)
 {
-	static const struct btf_type void_type;
-
-	if (v->btf)
-		return btf__type_by_id(v->btf, id);
-	if (!id)
-		return &void_type;
-	return id < btf_build__type_cnt(v->build) ? btf_build__type(v->build, id) : NULL;
+	return v->btf ? btf__type_by_id(v->btf, id) : btf_build__type_by_id(v->build, id);
 }
 
 uint32_t btf_view__type_cnt(const struct btf_view *v)

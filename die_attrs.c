@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "die_attrs.h"
+#include "die_reader.h"
 #include "dwarf_alt.h"
 
 uint32_t die_ref(Dwarf_Attribute *attr, const struct die_ref_ctx *ctx)
@@ -128,23 +129,19 @@ typedef void (*attr_read_fn)(struct die_attrs *a, Dwarf_Attribute *attr);
  */
 static const char *die_strs__name(const struct die_strs *s, const Dwarf_Attribute *attr)
 {
-	const unsigned char *p = attr->valp;
 	const char *sec = attr->form == DW_FORM_strp ? s->str : s->line_str;
 	const char *end = attr->form == DW_FORM_strp ? s->str_end : s->line_str_end;
-	uint64_t off = 0;
-	unsigned int i;
+	uint64_t off;
 
 	if (!sec || attr->cu != s->cu || (s->offset_size != 4 && s->offset_size != 8))
 		return NULL;
-	for (i = 0; i < s->offset_size; i++)
-		off |= (uint64_t)p[s->big_endian ? i : s->offset_size - 1 - i]
-		       << (8 * (s->offset_size - 1 - i));
+	off = die_reader__fixed(attr->valp, s->offset_size, s->big_endian);
 	return off < (uint64_t)(end - sec) ? sec + off : NULL;
 }
 
 static void read_name(struct die_attrs *a, Dwarf_Attribute *attr)
 {
-	unsigned int form = dwarf_whatform(attr);
+	unsigned int form = attr->form;
 
 	a->name = NULL;
 	if (a->strs && (form == DW_FORM_strp || form == DW_FORM_line_strp))

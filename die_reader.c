@@ -251,16 +251,6 @@ static const struct die_reader_code *die_reader__plan(struct die_reader *r, Dwar
 	return plan->state == PLAN_READY ? plan : NULL;
 }
 
-static uint64_t read_fixed(const unsigned char *p, unsigned int size, bool big_endian)
-{
-	uint64_t val = 0;
-	unsigned int i;
-
-	for (i = 0; i < size; i++)
-		val |= (uint64_t)p[big_endian ? size - 1 - i : i] << (8 * i);
-	return val;
-}
-
 /* The size of the value of @form at @p, or false when it runs past @end. */
 static bool form_size(const struct die_reader *r, unsigned int form, const unsigned char *p,
 		      const unsigned char *end, uint64_t *size)
@@ -342,7 +332,7 @@ static bool form_size(const struct die_reader *r, unsigned int form, const unsig
 
 		if ((uint64_t)(end - p) < n)
 			return false;
-		*size = n + read_fixed(p, n, r->big_endian);
+		*size = n + die_reader__fixed(p, n, r->big_endian);
 		break;
 	}
 	case DW_FORM_block:

@@ -24,6 +24,17 @@
 
 #include "lib/darray.h"
 
+/* The @size-byte unsigned value at @p, in the file's byte order. */
+static inline uint64_t die_reader__fixed(const unsigned char *p, unsigned int size, bool big_endian)
+{
+	uint64_t val = 0;
+	unsigned int i;
+
+	for (i = 0; i < size; i++)
+		val |= (uint64_t)p[big_endian ? size - 1 - i : i] << (8 * i);
+	return val;
+}
+
 struct die_reader_code;
 struct die_reader_spec;
 

@@ -84,16 +84,6 @@ int param_loc__reg(struct dwarf_locs *locs, Dwarf_Attribute *attr, int expected,
 	return err;
 }
 
-/* Type @id of the chunk being built, as btf__type_by_id() has it: void's for 0, NULL past it. */
-static const struct btf_type *build_type(const struct btf_build *btf, uint32_t id)
-{
-	static const struct btf_type void_type;
-
-	if (!id)
-		return &void_type;
-	return id < btf_build__type_cnt(btf) ? btf_build__type(btf, id) : NULL;
-}
-
 /*
  * The size of type @id as libbpf 1.1's btf__resolve_size() has it (v1.1.2's
  * src/btf.c): through typedefs, modifiers and tags, arrays multiplying, a
@@ -102,7 +92,7 @@ static const struct btf_type *build_type(const struct btf_build *btf, uint32_t i
  */
 static int64_t resolve_size(const struct btf_build *btf, uint32_t id)
 {
-	const struct btf_type *t = build_type(btf, id);
+	const struct btf_type *t = btf_build__type_by_id(btf, id);
 	uint32_t nelems = 1;
 	int64_t size = -1;
 	int i;
@@ -139,7 +129,7 @@ static int64_t resolve_size(const struct btf_build *btf, uint32_t id)
 		default:
 			return -EINVAL;
 		}
-		t = build_type(btf, id);
+		t = btf_build__type_by_id(btf, id);
 	}
 	if (size < 0)
 		return -EINVAL;
@@ -151,21 +141,21 @@ static int64_t resolve_size(const struct btf_build *btf, uint32_t id)
 /* @id with typedefs and modifiers (const, volatile, restrict, type tags) skipped. */
 static const struct btf_type *strip_mods(const struct btf_build *btf, uint32_t id)
 {
-	const struct btf_type *t = build_type(btf, id);
+	const struct btf_type *t = btf_build__type_by_id(btf, id);
 	int hops;
 
 	for (hops = 0; t && (btf_is_typedef(t) || btf_is_mod(t)) && hops < 64; hops++)
-		t = build_type(btf, t->type);
+		t = btf_build__type_by_id(btf, t->type);
 	return t;
 }
 
 bool param_type__is_struct(const struct btf_build *btf, uint32_t id)
 {
-	const struct btf_type *t = build_type(btf, id);
+	const struct btf_type *t = btf_build__type_by_id(btf, id);
 	int hops;
 
 	for (hops = 0; t && (btf_is_typedef(t) || btf_is_const(t)) && hops < 64; hops++)
-		t = build_type(btf, t->type);
+		t = btf_build__type_by_id(btf, t->type);
 	return t && (btf_is_struct(t) || (btf_is_fwd(t) && !btf_kflag(t)));
 }
 
@@ -277,7 +267,7 @@ static bool struct_has_gaps(const struct btf_build *btf, const struct btf_type *
 
 bool param_type__is_packed_struct(const struct btf_build *btf, uint32_t id, int ptr_size)
 {
-	const struct btf_type *t = build_type(btf, id);
+	const struct btf_type *t = btf_build__type_by_id(btf, id);
 	uint32_t max_align = 1;
 	int i;
 

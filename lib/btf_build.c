@@ -31,6 +31,15 @@ int btf_build__add_str(struct btf_build *b, const char *s)
 	return *s ? str_set__add(&b->strs, s) : 0;
 }
 
+const struct btf_type *btf_build__type_by_id(const struct btf_build *b, uint32_t id)
+{
+	static const struct btf_type void_type;
+
+	if (!id)
+		return &void_type;
+	return id < btf_build__type_cnt(b) ? btf_build__type(b, id) : NULL;
+}
+
 const char *btf_build__str(const struct btf_build *b, uint32_t off)
 {
 	return off < b->strs.len ? b->strs.data + off : "";

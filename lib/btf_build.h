@@ -53,6 +53,9 @@ static inline struct btf_type *btf_build__type(const struct btf_build *b, uint32
 	return (struct btf_type *)(b->types + b->offs[id - 1]);
 }
 
+/* Type @id as btf__type_by_id() has it: void's (all zero) for 0, NULL past the last. */
+const struct btf_type *btf_build__type_by_id(const struct btf_build *b, uint32_t id);
+
 int btf_build__add_int(struct btf_build *b, uint32_t name, uint32_t size, int encoding);
 int btf_build__add_float(struct btf_build *b, uint32_t name, uint32_t size);
 /* PTR, CONST, VOLATILE, RESTRICT; TYPEDEF and TYPE_TAG, which need a name. */
