@@ -99,27 +99,11 @@ int btf_base__find_strs(const struct btf_base *b, const struct str_set *strs, in
 	return 0;
 }
 
-struct base_check {
-	uint32_t nr;
-	uint32_t str_len;
-};
-
-static int check_id(uint32_t id, void *ctx)
-{
-	return id < ((const struct base_check *)ctx)->nr ? 0 : -EINVAL;
-}
-
-static int check_str(uint32_t *off, void *ctx)
-{
-	return *off < ((const struct base_check *)ctx)->str_len ? 0 : -EINVAL;
-}
-
-/* Offsets of all types, each of a known kind and whole; then their references. */
+/* Offsets of all types, each of a known kind and whole, whose references are in range. */
 static int btf_base__index_types(struct btf_base *b)
 {
-	struct base_check check = { .str_len = b->str_len };
 	const char *p = b->types, *end = b->types + b->types_len;
-	uint32_t n = 1, cap = b->types_len / sizeof(struct btf_type) + 1, id;
+	uint32_t n = 1, cap = b->types_len / sizeof(struct btf_type) + 1, max_id = 0, max_str = 0;
 
 	b->offs = malloc(cap * sizeof(*b->offs));
 	if (!b->offs)
@@ -128,26 +112,22 @@ static int btf_base__index_types(struct btf_base *b)
 	while (p < end) {
 		const struct btf_type *t = (const struct btf_type *)p;
 		unsigned int kind;
+		size_t size;
 
 		if ((size_t)(end - p) < sizeof(*t))
 			return -EINVAL;
 		kind = btf_kind(t);
-		if (kind == BTF_KIND_UNKN || kind >= NR_BTF_KINDS ||
-		    btf_type__size(t) > (size_t)(end - p))
+		if (kind == BTF_KIND_UNKN || kind >= NR_BTF_KINDS)
 			return -EINVAL;
+		size = btf_type__size(t);
+		if (size > (size_t)(end - p))
+			return -EINVAL;
+		btf_type__max_refs(t, &max_id, &max_str);
 		b->offs[n++] = p - b->types;
-		p += btf_type__size(t);
+		p += size;
 	}
-	b->nr = check.nr = n;
-	for (id = 1; id < n; id++) {
-		struct btf_type *t = (struct btf_type *)(b->types + b->offs[id]);
-
-		/* check_str() writes nothing: the visitor serves reading too. */
-		if (btf_type__read_ids(t, check_id, &check) ||
-		    btf_type__visit_strs(t, check_str, &check))
-			return -EINVAL;
-	}
-	return 0;
+	b->nr = n;
+	return max_id < n && max_str < b->str_len ? 0 : -EINVAL;
 }
 
 /* The header as this machine reads it; 0, or -EINVAL where libbpf 1.8 would refuse it. */

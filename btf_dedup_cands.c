@@ -20,6 +20,7 @@ int cand_table__init(struct cand_table *c, uint32_t max)
 	while (buckets < max)
 		buckets *= 2;
 	c->nr = 0;
+	c->seen = 0;
 	c->libbpf_cap = 0;
 	c->grows = 0;
 	if (max > c->cap) {
@@ -51,6 +52,30 @@ void cand_table__free(struct cand_table *c)
 	*c = (struct cand_table){};
 }
 
+/*
+ * @n more entries in libbpf's map, which grows as it would, by half again
+ * of its capacity at most at a time, so never twice for one entry: CAND_BACK
+ * if the last goes at the back.
+ */
+static uint32_t cand_table__count(struct cand_table *c, uint32_t n)
+{
+	c->seen += n;
+	if (n && !c->libbpf_cap) {
+		c->libbpf_cap = 4;
+		c->grows++;
+	}
+	while (c->seen * 4 / 3 > c->libbpf_cap) {
+		c->libbpf_cap *= 2;
+		c->grows++;
+	}
+	return c->grows & 1 ? CAND_BACK : 0;
+}
+
+void cand_table__skip(struct cand_table *c, uint32_t n)
+{
+	cand_table__count(c, n);
+}
+
 int cand_table__add(struct cand_table *c, uint64_t key, uint32_t id)
 {
 	uint32_t *head = &c->heads[cand_bucket(c, key)];
@@ -63,11 +88,7 @@ int cand_table__add(struct cand_table *c, uint64_t key, uint32_t id)
 		c->v = v;
 		c->cap *= 2;
 	}
-	if (!c->libbpf_cap || (c->nr + 1) * 4 / 3 > c->libbpf_cap) {
-		c->libbpf_cap = c->libbpf_cap ? 2 * c->libbpf_cap : 4;
-		c->grows++;
-	}
-	c->v[c->nr] = (struct cand){ key, id | (c->grows & 1 ? CAND_BACK : 0), *head };
+	c->v[c->nr] = (struct cand){ key, id | cand_table__count(c, 1), *head };
 	*head = c->nr++;
 	return 0;
 }

@@ -31,6 +31,7 @@ struct cand_table {
 	struct cand *v;
 	uint32_t nr, cap;
 	uint32_t *heads, mask, heads_cap;
+	size_t seen; /* the entries libbpf's map would hold: those here and those skipped */
 	size_t libbpf_cap; /* the capacity libbpf's map would have */
 	unsigned int grows;
 	uint32_t *out, out_cap; /* the last cand_table__get() */
@@ -44,6 +45,12 @@ int cand_table__init(struct cand_table *c, uint32_t max);
 void cand_table__free(struct cand_table *c);
 /* @id a candidate of signature @key, the newest: 0 or -ENOMEM. */
 int cand_table__add(struct cand_table *c, uint64_t key, uint32_t id);
+/*
+ * @n candidates libbpf's map would hold but that no cand_table__get() will
+ * ask for: not kept, but counted, as the map's growth decides where the
+ * ones after them go.
+ */
+void cand_table__skip(struct cand_table *c, uint32_t n);
 /* The candidates of @key in libbpf's order, in c->out: their count, or a negative errno. */
 int cand_table__get(struct cand_table *c, uint64_t key);
 

@@ -181,13 +181,7 @@ static int dedup__init(struct dedup *d)
 
 		d->map[id] = btf_is_var(t) || btf_is_datasec(t) ? id : ID_UNSEEN;
 	}
-	/*
-	 * The base's, and room for as many of the module's: a chain per type
-	 * (a quarter made the chains of a vmlinux's last dedup long enough to
-	 * cost a fifth of its time).
-	 */
-	err = cand_table__init(&d->cands, d->nb + (d->nr - d->nb) + 16);
-	return err ?: dedup__base(d);
+	return dedup__base(d);
 }
 
 /* A type's ID in the output: the base's are kept, the module's kept ones renumbered. */

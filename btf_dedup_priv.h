@@ -74,7 +74,11 @@ static inline uint32_t resolve(const struct dedup *d, uint32_t id)
 	return id;
 }
 
-/* Every base type a representative of itself, and a candidate but VARs and DATASECs. */
+/*
+ * Every base type a representative of itself; the candidates: those of the
+ * base that a module type could take, counted as libbpf's are, and room for
+ * the module's.
+ */
 int dedup__base(struct dedup *d);
 /* libbpf's passes over the module's types: each one's representative in d->map. */
 int dedup__types(struct dedup *d);

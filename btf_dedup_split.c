@@ -669,17 +669,132 @@ int dedup__types(struct dedup *d)
 	return err;
 }
 
-/* Every base type but VARs and DATASECs a candidate, in ID order; each stands for itself. */
-int dedup__base(struct dedup *d)
+/*
+ * Which base types can be a module type's candidate.  Each candidate a
+ * module type takes has its name (every EQUAL and the shallow equalities
+ * compare name offsets), and a reference type's candidate has its
+ * references, resolved (EQUAL compares every ID), which are module types or
+ * base types that module types came to stand for: base types of their
+ * names, or reference types of the same kind again.  So a base type is kept
+ * as a candidate when it is named as a module type is, or unnamed, and,
+ * when it is deduplicated as a reference type, when each type it refers to
+ * is kept too: the others are never asked for.  The rest of the base (most
+ * of a vmlinux's) is counted, not hashed (cand_table__skip()).
+ */
+struct base_cands {
+	const struct dedup *d;
+	uint32_t *names, mask; /* the module types' base name offsets, open-addressed; 0 is empty */
+	uint8_t *memo; /* by base ID: BASE_* */
+	int depth;
+};
+
+/* A base type: not yet judged, being judged, a candidate, counted only, never a candidate. */
+enum {
+	BASE_UNSEEN,
+	BASE_ON_PATH,
+	BASE_KEPT,
+	BASE_LEFT,
+	BASE_NONE
+};
+
+/* Deeper chains of references are kept whole, rather than followed. */
+#define BASE_DEPTH 64
+
+static uint32_t *base_cands__slot(const struct base_cands *b, uint32_t name_off)
 {
-	uint32_t id;
+	uint32_t i = (name_off * 0x9e3779b97f4a7c15ull >> 32) & b->mask;
 
-	for (id = 1; id < d->nb; id++) {
-		const struct btf_type *t = btf_base__type(d->base, id);
+	while (b->names[i] && b->names[i] != name_off)
+		i = (i + 1) & b->mask;
+	return &b->names[i];
+}
 
-		d->map[id] = id;
-		if (kind_of(t)->hash && cand_table__add(&d->cands, dedup_hash(d, t), id))
-			return -ENOMEM;
+static int base_cands__init(struct base_cands *b, const struct dedup *d)
+{
+	uint32_t n = 16, id;
+
+	while (n < (uint64_t)2 * (d->nr - d->nb))
+		n *= 2;
+	b->d = d;
+	b->mask = n - 1;
+	b->depth = 0;
+	b->names = calloc(n, sizeof(*b->names));
+	b->memo = calloc(d->nb, sizeof(*b->memo));
+	if (!b->names || !b->memo)
+		return -ENOMEM;
+	/* A module string the base has is the base's offset (dedup__load()); new ones are past it. */
+	for (id = d->nb; id < d->nr; id++) {
+		uint32_t off = split_type(d, id)->name_off;
+
+		if (off && off < btf_base__str_len(d->base))
+			*base_cands__slot(b, off) = off;
 	}
 	return 0;
+}
+
+static bool base_cands__kept(struct base_cands *b, uint32_t id);
+
+static int base_cands__ref(uint32_t id, void *ctx)
+{
+	return base_cands__kept(ctx, id) ? 0 : 1;
+}
+
+static bool base_cands__kept(struct base_cands *b, uint32_t id)
+{
+	const struct btf_type *t;
+	uint8_t kept;
+
+	if (!id || b->memo[id] == BASE_KEPT || b->memo[id] == BASE_ON_PATH)
+		return true;
+	if (b->memo[id] != BASE_UNSEEN)
+		return false;
+	t = btf_base__type(b->d->base, id);
+	if (!kind_of(t)->hash)
+		kept = BASE_NONE;
+	else if (t->name_off && !*base_cands__slot(b, t->name_off))
+		kept = BASE_LEFT;
+	else if (!kind_of(t)->equal || by_graph(b->d, t) || b->depth >= BASE_DEPTH)
+		kept = BASE_KEPT;
+	else {
+		/* A loop of references (no module type can match it) is kept, as is. */
+		b->memo[id] = BASE_ON_PATH;
+		b->depth++;
+		kept = btf_type__read_ids(t, base_cands__ref, b) ? BASE_LEFT : BASE_KEPT;
+		b->depth--;
+	}
+	b->memo[id] = kept;
+	return kept == BASE_KEPT;
+}
+
+/*
+ * The candidates of the base's types, in ID order, as libbpf adds them all
+ * but VARs and DATASECs, each standing for itself; room for the module's.
+ */
+int dedup__base(struct dedup *d)
+{
+	struct base_cands b = {};
+	uint32_t id, kept = 0, skipped = 0;
+	int err = d->nb > 1 ? base_cands__init(&b, d) : 0;
+
+	for (id = 1; id < d->nb && !err; id++) {
+		d->map[id] = id;
+		kept += base_cands__kept(&b, id);
+	}
+	/* A chain per candidate (a quarter made a vmlinux's chains long enough to cost a fifth). */
+	err = err ?: cand_table__init(&d->cands, kept + (d->nr - d->nb) + 16);
+	for (id = 1; id < d->nb && !err; id++) {
+		if (b.memo[id] == BASE_LEFT)
+			skipped++;
+		if (b.memo[id] != BASE_KEPT)
+			continue;
+		cand_table__skip(&d->cands, skipped);
+		skipped = 0;
+		err = cand_table__add(&d->cands, dedup_hash(d, btf_base__type(d->base, id)), id);
+	}
+	/* Those after the last count for the module's. */
+	if (!err)
+		cand_table__skip(&d->cands, skipped);
+	free(b.names);
+	free(b.memo);
+	return err;
 }

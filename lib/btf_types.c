@@ -18,6 +18,8 @@ struct btf_kind_ops {
 	uint8_t extra, item;
 	/* Whether each vlen item starts with a name offset. */
 	bool named_items;
+	/* The largest of the IDs visit_ids visits, and @max: reads them in bulk. */
+	uint32_t (*max_id)(const struct btf_type *t, uint32_t max);
 };
 
 static int visit_none(struct btf_type *t, int (*visit)(uint32_t *, void *), void *ctx)
@@ -72,10 +74,60 @@ static int visit_datasec(struct btf_type *t, int (*visit)(uint32_t *, void *), v
 			   offsetof(struct btf_var_secinfo, type), visit, ctx);
 }
 
+static uint32_t max_none(const struct btf_type *t, uint32_t max)
+{
+	(void)t;
+	return max;
+}
+
+static uint32_t max_type(const struct btf_type *t, uint32_t max)
+{
+	return t->type > max ? t->type : max;
+}
+
+static uint32_t max_array(const struct btf_type *t, uint32_t max)
+{
+	const struct btf_array *a = btf_array(t);
+
+	max = a->type > max ? a->type : max;
+	return a->index_type > max ? a->index_type : max;
+}
+
+/* The largest of @max and each item's field at @off, items of @size bytes. */
+static uint32_t max_items(const struct btf_type *t, size_t size, size_t off, uint32_t max)
+{
+	const char *item = (const char *)(t + 1) + off;
+	int i;
+
+	for (i = 0; i < btf_vlen(t); i++, item += size) {
+		uint32_t v = *(const uint32_t *)item;
+
+		max = v > max ? v : max;
+	}
+	return max;
+}
+
+static uint32_t max_members(const struct btf_type *t, uint32_t max)
+{
+	return max_items(t, sizeof(struct btf_member), offsetof(struct btf_member, type), max);
+}
+
+static uint32_t max_proto(const struct btf_type *t, uint32_t max)
+{
+	return max_items(t, sizeof(struct btf_param), offsetof(struct btf_param, type),
+			 max_type(t, max));
+}
+
+static uint32_t max_datasec(const struct btf_type *t, uint32_t max)
+{
+	return max_items(t, sizeof(struct btf_var_secinfo), offsetof(struct btf_var_secinfo, type),
+			 max);
+}
+
 /* The kinds' rows (lib/btf_kinds.h): what this file needs of each. */
 static const struct btf_kind_ops btf_kind_ops[NR_BTF_KINDS] = {
 #define BTF_KIND_OPS(kind, name, extra, item, named, ids, ...) \
-	[BTF_KIND_##kind] = { visit_##ids, extra, item, named },
+	[BTF_KIND_##kind] = { visit_##ids, extra, item, named, max_##ids },
 	BTF_KINDS(BTF_KIND_OPS)
 #undef BTF_KIND_OPS
 };
@@ -121,6 +173,15 @@ size_t btf_type__size(const struct btf_type *t)
 	const struct btf_kind_ops *ops = &btf_kind_ops[btf_kind(t)];
 
 	return sizeof(*t) + ops->extra + (size_t)ops->item * btf_vlen(t);
+}
+
+void btf_type__max_refs(const struct btf_type *t, uint32_t *max_id, uint32_t *max_str)
+{
+	const struct btf_kind_ops *ops = &btf_kind_ops[btf_kind(t)];
+	uint32_t str = t->name_off > *max_str ? t->name_off : *max_str;
+
+	*max_id = ops->max_id(t, *max_id);
+	*max_str = ops->named_items ? max_items(t, ops->item, ops->extra, str) : str;
 }
 
 int btf_type__visit_strs(struct btf_type *t, int (*visit)(uint32_t *off, void *ctx), void *ctx)

@@ -40,6 +40,13 @@ void btf_kind__sizes(unsigned int kind, uint8_t *extra, uint8_t *item);
 size_t btf_type__size(const struct btf_type *t);
 
 /*
+ * Raises *@max_id to the largest type ID @t refers to (those that
+ * btf_type__visit_ids() visits), and *@max_str to its largest string offset
+ * (those of btf_type__visit_strs()): references checked in bulk.
+ */
+void btf_type__max_refs(const struct btf_type *t, uint32_t *max_id, uint32_t *max_str);
+
+/*
  * Calls @visit on each string offset of @t, its name's first, then its
  * members', enumerators' or parameters' in order (as libbpf visits them);
  * stops at and returns the first non-zero.

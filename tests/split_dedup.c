@@ -734,7 +734,10 @@ static void case_carry(uint32_t n)
 	btf_build__free(&b);
 }
 
-/* The same struct several times in a base: which one a module's becomes is libbpf's order. */
+/*
+ * The same struct several times in a base: which one a module's becomes is
+ * libbpf's order, which the base's types between them decide too.
+ */
 static void case_order(unsigned int copies, unsigned int filler)
 {
 	struct btf *base = btf__new_empty(), *mod = btf__new_empty();
@@ -746,8 +749,18 @@ static void case_order(unsigned int copies, unsigned int filler)
 	for (i = 0; i < copies; i++) {
 		btf__add_struct(base, "dup", 4);
 		btf__add_field(base, "x", 1, 0, 0);
-		for (j = 0; j < filler * (i + 1); j++)
-			btf__add_int(base, "filler", 4, j % 2 ? BTF_INT_SIGNED : 0);
+		/*
+		 * Between them, types no module type could take (counted, not
+		 * kept: a name the module lacks, a pointer to one), and some it could.
+		 */
+		for (j = 0; j < filler * (i + 1); j++) {
+			int f = btf__add_int(base, "filler", 4, j % 2 ? BTF_INT_SIGNED : 0);
+
+			if (j % 3 == 1)
+				btf__add_ptr(base, f);
+			if (j % 3 == 2)
+				btf__add_const(base, 1);
+		}
 	}
 	btf__add_int(mod, "int", 4, BTF_INT_SIGNED);
 	btf__add_struct(mod, "dup", 4);
