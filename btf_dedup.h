@@ -32,15 +32,15 @@ struct btf_build;
  */
 int btf_dedup__run(struct btf *btf, bool ptrs_unique);
 
-/* The pointer rule alone: references to a pointer go to the first pointer to its type. */
-int btf_dedup__merge_ptrs(struct btf *btf);
+/* The pointer rule alone, on @b: references to a pointer go to the first pointer to its type. */
+int btf_dedup__merge_ptrs(struct btf_build *b);
 
 /*
- * Whether no two pointers of @btf's own types point to one type ID, which
- * holds after libbpf's dedup (it merges equal pointers) and is checked, not
+ * Whether no two pointers of @b point to one type ID, which holds after
+ * libbpf's dedup and ours (they merge equal pointers) and is checked, not
  * assumed: 1, 0, or -ENOMEM.
  */
-int btf_dedup__ptrs_unique(const struct btf *btf);
+int btf_dedup__ptrs_unique(const struct btf_build *b);
 
 /*
  * The libbpf whose split dedup btf_dedup__split() gives, by the rules in
@@ -80,7 +80,7 @@ struct btf_dedup_rules {
  * (IDs, strings, the pointer rule): it is of no use after but to be freed.
  * One thread; @base is only read.
  */
-int btf_dedup__split(struct btf *module, const struct btf_base *base,
+int btf_dedup__split(struct btf_build *module, const struct btf_base *base,
 		     const struct btf_dedup_rules *rules, void **raw, uint32_t *size,
 		     uint32_t *nr_types);
 
@@ -110,15 +110,15 @@ int btf_dedup__whole(struct btf_dedup_mem *mem, struct btf_build *b,
 		     const void **raw, uint32_t *size, uint32_t *nr_types);
 
 /*
- * What libbpf's btf__dedup() by @rules gives for @btf, a BTF of its own
- * (no base) that btf__add_*() built (its strings unique, and kept whole by
- * libbpf's dedup, as by this one: the merged chunks), as raw bytes in
- * *@raw (the caller frees it), *@size bytes holding *@nr_types types.  0 or
- * a negative errno (-ELOOP for a cycle of reference types, -EINVAL for an ID
- * past the types or a BTF on a base).  @btf's types are rewritten in place
- * (the pointer rule, IDs): it is of no use after but to be freed.
+ * What libbpf's btf__dedup() by @rules gives for the BTF @b (the merged
+ * chunks: no base, its strings unique, and kept whole, as libbpf keeps those
+ * of a BTF that btf__add_*() built), as raw bytes in *@raw (the caller frees
+ * it), *@size bytes holding *@nr_types types.  0 or a negative errno
+ * (-ELOOP for a cycle of reference types, -EINVAL for an ID past the
+ * types).  @b's types are rewritten in place (the pointer rule, IDs): it is
+ * of no use after but to be freed.
  */
-int btf_dedup__btf(struct btf *btf, const struct btf_dedup_rules *rules, void **raw, uint32_t *size,
-		   uint32_t *nr_types);
+int btf_dedup__btf(struct btf_build *b, const struct btf_dedup_rules *rules, void **raw,
+		   uint32_t *size, uint32_t *nr_types);
 
 #endif /* _BTF_DEDUP_H_ */

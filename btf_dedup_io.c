@@ -33,7 +33,6 @@ static int dedup__room(void *p, uint32_t *cap, uint32_t want, size_t size)
 }
 
 struct strs_collect {
-	const struct btf *module; /* a module's strings; NULL: @built's */
 	const struct btf_build *built;
 	struct str_set *all;
 };
@@ -42,15 +41,11 @@ struct strs_collect {
 static int collect_str(uint32_t *off, void *ctx)
 {
 	const struct strs_collect *c = ctx;
-	const char *s;
 	int at;
 
 	if (!*off)
 		return 0;
-	s = c->module ? btf__str_by_offset(c->module, *off) : btf_build__str(c->built, *off);
-	if (!s)
-		return -EINVAL;
-	at = str_set__add(c->all, s);
+	at = str_set__add(c->all, btf_build__str(c->built, *off));
 	if (at < 0)
 		return at;
 	*off = at;
@@ -114,11 +109,11 @@ static int shift_id(uint32_t *id, void *ctx)
  * The module's types, in place, each ID past the base's, each string the base's
  * or a new one (@strs gets those, their offsets past btf_base__str_len()).
  */
-static int dedup__load(struct dedup *d, struct btf *module, struct str_set *strs)
+static int dedup__load(struct dedup *d, struct btf_build *module, struct str_set *strs)
 {
-	uint32_t n = btf__type_cnt(module) - 1, id;
+	uint32_t n = btf_build__type_cnt(module) - 1, id;
 	struct str_set all = {};
-	struct strs_collect c = { module, NULL, &all };
+	struct strs_collect c = { module, &all };
 	struct ids_shift s = { d->nb, n + 1 };
 	int32_t *to = NULL;
 	int err;
@@ -127,7 +122,7 @@ static int dedup__load(struct dedup *d, struct btf *module, struct str_set *strs
 	err = dedup__room(&d->types, &d->types_cap, n ?: 1, sizeof(*d->types));
 	err = err ?: str_set__add(&all, "");
 	for (id = 1; id <= n && err >= 0; id++) {
-		struct btf_type *t = btf_type__mut(module, id);
+		struct btf_type *t = btf_build__type(module, id);
 
 		d->types[id - 1] = t;
 		err = btf_type__visit_ids(t, shift_id, &s);
@@ -146,7 +141,7 @@ static int dedup__load(struct dedup *d, struct btf *module, struct str_set *strs
  * strings wait until the types kept are known: dedup__own_strs(); or are
  * kept whole).
  */
-static int dedup__load_own(struct dedup *d, uint32_t n, struct btf_build *b, struct btf *btf)
+static int dedup__load_own(struct dedup *d, uint32_t n, struct btf_build *b)
 {
 	struct ids_shift s = { d->nb, n + 1 };
 	uint32_t id;
@@ -155,7 +150,7 @@ static int dedup__load_own(struct dedup *d, uint32_t n, struct btf_build *b, str
 	d->nr = d->nb + n;
 	err = dedup__room(&d->types, &d->types_cap, n ?: 1, sizeof(*d->types));
 	for (id = 1; id <= n && !err; id++) {
-		d->types[id - 1] = b ? btf_build__type(b, id) : btf_type__mut(btf, id);
+		d->types[id - 1] = btf_build__type(b, id);
 		err = btf_type__visit_ids(d->types[id - 1], shift_id, &s);
 	}
 	return err;
@@ -202,29 +197,11 @@ static int out_id(uint32_t *id, void *ctx)
 	return 0;
 }
 
-/* The string section written after the types: @len bytes at @data, or @btf's own. */
+/* The string section written after the types: @len bytes at @data. */
 struct dedup_strs {
 	const char *data;
-	const struct btf *btf;
 	uint32_t len;
 };
-
-/* Copies @strs to @p. */
-static void dedup_strs__copy(const struct dedup_strs *strs, char *p)
-{
-	uint32_t off, n;
-
-	if (!strs->btf) {
-		memcpy(p, strs->data, strs->len);
-		return;
-	}
-	for (off = 0; off < strs->len; off += n) {
-		const char *s = btf__str_by_offset(strs->btf, off);
-
-		n = strlen(s) + 1;
-		memcpy(p + off, s, n);
-	}
-}
 
 /*
  * The types that stand for themselves, in order, renumbered, then @strs;
@@ -271,7 +248,7 @@ static int dedup__write(struct dedup *d, const struct dedup_strs *strs, uint32_t
 	for (i = 0; i < nr && !err; i++)
 		err = ids[i] >= d->nr ? -EINVAL : out_id(&ids[i], &o);
 	if (strs->len)
-		dedup_strs__copy(strs, p);
+		memcpy(p, strs->data, strs->len);
 	if (err)
 		return err;
 	*raw = hdr;
@@ -298,7 +275,7 @@ static void dedup__free(struct dedup *d)
  */
 static int dedup__own_strs(struct dedup *d, const struct btf_build *b, struct str_set *strs)
 {
-	struct strs_collect c = { NULL, b, strs };
+	struct strs_collect c = { b, strs };
 	uint32_t id;
 	int err = str_set__add(strs, "");
 
@@ -337,7 +314,7 @@ static int dedup__hand_out(struct dedup *d, int err, void **raw)
 	return err;
 }
 
-int btf_dedup__split(struct btf *module, const struct btf_base *base,
+int btf_dedup__split(struct btf_build *module, const struct btf_base *base,
 		     const struct btf_dedup_rules *rules, void **raw, uint32_t *size,
 		     uint32_t *nr_types)
 {
@@ -376,37 +353,22 @@ int btf_dedup__whole(struct btf_dedup_mem *mem, struct btf_build *b,
 	d->nb = 1;
 	d->rules = *rules;
 	str_set__clear(&d->strs);
-	err = err ?: dedup__load_own(d, btf_build__type_cnt(b) - 1, b, NULL);
+	err = err ?: dedup__load_own(d, btf_build__type_cnt(b) - 1, b);
 	err = err ?: dedup__run(d, b, NULL, ids, nr, &out, size, nr_types);
 	*raw = out;
 	return err;
 }
 
-/*
- * The length of @btf's string section, walked string by string (no copy of
- * it): libbpf answers an offset past the section with NULL.
- */
-static uint32_t btf__strs_len(const struct btf *btf)
-{
-	uint32_t len = 0;
-	const char *s;
-
-	while ((s = btf__str_by_offset(btf, len)))
-		len += strlen(s) + 1;
-	return len;
-}
-
-int btf_dedup__btf(struct btf *btf, const struct btf_dedup_rules *rules, void **raw, uint32_t *size,
-		   uint32_t *nr_types)
+int btf_dedup__btf(struct btf_build *b, const struct btf_dedup_rules *rules, void **raw,
+		   uint32_t *size, uint32_t *nr_types)
 {
 	struct dedup d = { .nb = 1, .rules = *rules };
-	struct dedup_strs whole = { .btf = btf };
-	int err = btf__base_btf(btf) ? -EINVAL : 0;
+	/* A BTF's string section holds "" at least. */
+	struct dedup_strs whole = b->strs.len ? (struct dedup_strs){ b->strs.data, b->strs.len } :
+						(struct dedup_strs){ "", 1 };
+	int err = rules->identical_ptrs ? btf_dedup__merge_ptrs(b) : 0;
 
-	whole.len = btf__strs_len(btf);
-	if (!err && rules->identical_ptrs)
-		err = btf_dedup__merge_ptrs(btf);
-	err = err ?: dedup__load_own(&d, btf__type_cnt(btf) - 1, NULL, btf);
+	err = err ?: dedup__load_own(&d, btf_build__type_cnt(b) - 1, b);
 	err = err ?: dedup__run(&d, NULL, &whole, NULL, 0, raw, size, nr_types);
 	return dedup__hand_out(&d, err, raw);
 }

@@ -936,7 +936,8 @@ void btf_encoder__delete(struct btf_encoder *e)
 	if (!e)
 		return;
 	for (i = 0; i < e->chunks.nr; i++) {
-		btf__free(e->chunks.data[i]->btf);
+		btf_build__free(e->chunks.data[i]->built);
+		free(e->chunks.data[i]->built);
 		free(e->chunks.data[i]);
 	}
 	darray__free(&e->chunks);

@@ -29,7 +29,8 @@ int btf_encoder__begin_chunk(struct btf_encoder *e, uint32_t index)
 	c->index = index;
 	/*
 	 * Standalone even for split BTF, built in the encoder's own buffers,
-	 * those of its last chunk: the chunks meet the base in the merge.
+	 * those of its last chunk (unless the chunk took them over): the chunks
+	 * meet the base in the merge.
 	 */
 	btf_build__reset(&e->build);
 	/* What libbpf's btf__resolve_size() would take a pointer's size for. */
@@ -98,17 +99,22 @@ static int carried__pop(uint32_t *id, void *ctx)
 	return 0;
 }
 
-/* The chunk's BTF as the encoder built it, read-only, for the merge to append whole. */
-static int btf_chunk__finish(struct btf_chunk *c, const struct btf_build *b)
+/*
+ * The chunk's BTF as the encoder built it, taken over, read-only, for the
+ * merge to append whole: the encoder builds its next chunk in new buffers.
+ */
+static int btf_chunk__finish(struct btf_chunk *c, struct btf_build *b)
 {
-	uint32_t size;
-	void *raw = btf_build__raw(b, &size);
-
-	if (!raw)
+	c->built = malloc(sizeof(*c->built));
+	if (!c->built)
 		return -ENOMEM;
-	c->btf = btf__new(raw, size);
-	free(raw);
-	return c->btf ? 0 : -errno;
+	*c->built = *b;
+	*b = (struct btf_build){};
+	/* Nothing is added to it now: the index of its strings goes. */
+	free(c->built->strs.slots);
+	c->built->strs.slots = NULL;
+	c->built->strs.mask = c->built->strs.nr = 0;
+	return 0;
 }
 
 /* A declaration: a FWD, or an enum without values (libbpf's enum FWD). */
@@ -126,15 +132,15 @@ static int str_ptr__cmp(const void *a, const void *b)
  * The names of the declarations of @btf from type @first on, sorted and
  * unique, in *@names (to free): pointers into @btf's strings.
  */
-static int decl_names__get(const struct btf_view *btf, uint32_t first, const char ***names,
+static int decl_names__get(const struct btf_build *btf, uint32_t first, const char ***names,
 			   size_t *nr)
 {
-	uint32_t id, end = btf_view__type_cnt(btf);
+	uint32_t id, end = btf_build__type_cnt(btf);
 	const char **v = NULL;
 	size_t n = 0, cap = 0, i, j;
 
 	for (id = first; id < end; id++) {
-		const struct btf_type *t = btf_view__type(btf, id);
+		const struct btf_type *t = btf_build__type_by_id(btf, id);
 
 		if (!btf_type__is_decl(t))
 			continue;
@@ -147,7 +153,7 @@ static int decl_names__get(const struct btf_view *btf, uint32_t first, const cha
 			}
 			v = p;
 		}
-		v[n++] = btf_view__name(btf, t->name_off);
+		v[n++] = btf_build__str(btf, t->name_off);
 	}
 	if (n)
 		qsort(v, n, sizeof(*v), str_ptr__cmp);
@@ -164,8 +170,8 @@ static int decl_names__get(const struct btf_view *btf, uint32_t first, const cha
  * btf_encoders__merge()), those that @before had and @after has no more,
  * noted in the encoder.
  */
-static int btf_encoder__note_resolved(struct btf_encoder *e, const struct btf_view *before,
-				      uint32_t first, const struct btf_view *after)
+static int btf_encoder__note_resolved(struct btf_encoder *e, const struct btf_build *before,
+				      uint32_t first, const struct btf_build *after)
 {
 	const char **was = NULL, **is = NULL;
 	size_t nr_was = 0, nr_is = 0, i;
@@ -197,7 +203,6 @@ static int btf_encoder__note_resolved(struct btf_encoder *e, const struct btf_vi
 static int btf_encoder__dedup_carried(struct btf_encoder *e, struct btf_chunk *c)
 {
 	static const struct btf_dedup_rules libbpf_1_1 = {};
-	struct btf_view built = { .build = &e->build }, out = {};
 	const void *raw = NULL;
 	uint32_t size;
 	int err;
@@ -211,11 +216,11 @@ static int btf_encoder__dedup_carried(struct btf_encoder *e, struct btf_chunk *c
 		      btf_dedup__whole(e->dedup, &e->build, &libbpf_1_1, e->carried.data,
 				       e->carried.nr, &raw, &size, &c->nr_types);
 	/* A copy of its exact size: the dedup's buffer serves the next chunk. */
-	if (!err && !(c->btf = btf__new(raw, size)))
-		err = -errno;
-	out.btf = c->btf;
+	if (!err && !(c->built = calloc(1, sizeof(*c->built))))
+		err = -ENOMEM;
+	err = err ?: btf_build__load_raw(c->built, raw, size);
 	/* The dedup rewrote the built types' IDs, never their kinds, counts nor names. */
-	err = err ?: btf_encoder__note_resolved(e, &built, c->first_id, &out);
+	err = err ?: btf_encoder__note_resolved(e, &e->build, c->first_id, c->built);
 	err = err ?: btf_encoder__visit_chunk_refs(e, carried__pop, e);
 	if (err)
 		return err;
@@ -223,7 +228,8 @@ static int btf_encoder__dedup_carried(struct btf_encoder *e, struct btf_chunk *c
 	 * Checked here, in parallel, so that the final dedup can skip v1.31's
 	 * pointer rule, which would then change nothing (btf_encoders__merge()).
 	 */
-	err = btf_dedup__ptrs_unique(c->btf);
+	c->built->ptr_size = e->build.ptr_size;
+	err = btf_dedup__ptrs_unique(c->built);
 	c->ptrs_unique = err > 0;
 	return err < 0 ? err : 0;
 }

@@ -246,8 +246,7 @@ static int btf_encoder__proto(struct btf_encoder *e, const struct cu_func *f)
 static int btf_encoder__merge_sighting(struct btf_encoder *e, struct btf_func_state *state,
 				       struct btf_func_state *cur, const struct cu_func *f)
 {
-	struct btf_view first = btf_encoder__chunk_view(e, state->chunk),
-			now = { .build = &e->build };
+	const struct btf_build *first = btf_encoder__chunk_btf(e, state->chunk), *now = &e->build;
 	struct func_mismatch mm;
 	int err = btf_encoder__proto(e, f);
 
@@ -255,7 +254,7 @@ static int btf_encoder__merge_sighting(struct btf_encoder *e, struct btf_func_st
 		return err;
 	cur->params = f->nr_params ? e->cu.proto.data : NULL;
 	/* The first sighting may be in an earlier chunk of this encoder. */
-	if (btf_func_state__differs(&first, state, &now, cur, false, &mm, false)) {
+	if (btf_func_state__differs(first, state, now, cur, false, &mm, false)) {
 		state->inconsistent_proto = true;
 		if (state->mismatch.pos == FUNC_POS_NONE) {
 			mm.pos = cur->pos;

@@ -8,7 +8,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#include <bpf/btf.h>
 #include <linux/btf.h>
 
 #include "btf_encoder_priv.h"
@@ -27,21 +26,6 @@
  * equivalence: which sighting is compared with which does not change the
  * verdict.
  */
-const struct btf_type *btf_view__type(const struct btf_view *v, uint32_t id)
-{
-	return v->btf ? btf__type_by_id(v->btf, id) : btf_build__type_by_id(v->build, id);
-}
-
-uint32_t btf_view__type_cnt(const struct btf_view *v)
-{
-	return v->btf ? btf__type_cnt(v->btf) : btf_build__type_cnt(v->build);
-}
-
-const char *btf_view__name(const struct btf_view *v, uint32_t off)
-{
-	return v->btf ? btf__name_by_offset(v->btf, off) : btf_build__str(v->build, off);
-}
-
 enum type_match {
 	TYPE_MATCH_NO,
 	TYPE_MATCH_YES,
@@ -50,7 +34,7 @@ enum type_match {
 
 /* The two types of a comparison, each in its BTF, and what to compare next. */
 struct type_pair {
-	const struct btf_view *b1, *b2;
+	const struct btf_build *b1, *b2;
 	const struct btf_type *t1, *t2;
 	uint32_t id1, id2;
 	/* Compare a prototype's parameters too, as upstream after v1.31 does. */
@@ -58,13 +42,13 @@ struct type_pair {
 	int depth;
 };
 
-static bool types_match_depth(const struct btf_view *b1, uint32_t id1, const struct btf_view *b2,
+static bool types_match_depth(const struct btf_build *b1, uint32_t id1, const struct btf_build *b2,
 			      uint32_t id2, bool proto_params, int depth);
 
 static bool type_pair__names_match(const struct type_pair *p)
 {
-	return !strcmp(btf_view__name(p->b1, p->t1->name_off),
-		       btf_view__name(p->b2, p->t2->name_off));
+	return !strcmp(btf_build__str(p->b1, p->t1->name_off),
+		       btf_build__str(p->b2, p->t2->name_off));
 }
 
 static enum type_match match_int(struct type_pair *p)
@@ -141,8 +125,8 @@ static enum type_match type_pair__step(struct type_pair *p)
 
 	if (!p->id1 || !p->id2)
 		return p->id1 == p->id2;
-	p->t1 = btf_view__type(p->b1, p->id1);
-	p->t2 = btf_view__type(p->b2, p->id2);
+	p->t1 = btf_build__type_by_id(p->b1, p->id1);
+	p->t2 = btf_build__type_by_id(p->b2, p->id2);
 	if (!p->t1 || !p->t2)
 		return TYPE_MATCH_NO;
 	k1 = fwd_kind(p->t1);
@@ -158,7 +142,7 @@ static enum type_match type_pair__step(struct type_pair *p)
 	return TYPE_MATCH_NEXT;
 }
 
-static bool types_match_depth(const struct btf_view *b1, uint32_t id1, const struct btf_view *b2,
+static bool types_match_depth(const struct btf_build *b1, uint32_t id1, const struct btf_build *b2,
 			      uint32_t id2, bool proto_params, int depth)
 {
 	struct type_pair p = { .b1 = b1,
@@ -190,8 +174,8 @@ static uint32_t state_id(const struct btf_chunk *c, bool merged, uint32_t id)
  * in the merged BTF (@merged); if so, *@mm says how, as pahole v1.31
  * compares them: the count, the return type, then each parameter.
  */
-bool btf_func_state__differs(const struct btf_view *b1, const struct btf_func_state *s1,
-			     const struct btf_view *b2, const struct btf_func_state *s2,
+bool btf_func_state__differs(const struct btf_build *b1, const struct btf_func_state *s1,
+			     const struct btf_build *b2, const struct btf_func_state *s2,
 			     bool merged, struct func_mismatch *mm, bool later)
 {
 	uint32_t i;

@@ -67,7 +67,7 @@
  */
 struct btf_chunk {
 	uint32_t index;
-	struct btf *btf; /* once it ended; till then the encoder's build */
+	struct btf_build *built; /* once it ended; till then the encoder's build */
 	uint32_t first_id; /* its first type: 1, as chunks are standalone BTF */
 	uint32_t nr_types; /* after dedup */
 	uint32_t merged_id; /* where first_id went in the merged BTF */
@@ -352,28 +352,14 @@ void btf_encoder_cu__free(struct btf_encoder_cu *cu);
 
 /* ---- btf_encoder_match.c: function states compared ---- */
 
-/*
- * A BTF to read types and names from: a chunk's while the encoder builds it
- * (@build), or one libbpf holds (@btf: a chunk's once it ended, the merged
- * one).
- */
-struct btf_view {
-	const struct btf *btf;
-	const struct btf_build *build; /* when @btf is NULL */
-};
-
-/* A chunk's BTF to read: the encoder's build while it is the current one, else libbpf's. */
-static inline struct btf_view btf_encoder__chunk_view(const struct btf_encoder *e,
-						      const struct btf_chunk *c)
+/* A chunk's BTF to read: the encoder's build while it is the current one, else its own. */
+static inline const struct btf_build *btf_encoder__chunk_btf(const struct btf_encoder *e,
+							     const struct btf_chunk *c)
 {
-	return c->btf ? (struct btf_view){ .btf = c->btf } : (struct btf_view){ .build = &e->build };
+	if (c->built)
+		return c->built;
+	return &e->build;
 }
-
-/* Type @id, as btf__type_by_id() has it: void's for 0, NULL past the last. */
-const struct btf_type *btf_view__type(const struct btf_view *v, uint32_t id);
-const char *btf_view__name(const struct btf_view *v, uint32_t off);
-/* 1 + its number of types, as btf__type_cnt(). */
-uint32_t btf_view__type_cnt(const struct btf_view *v);
 
 /*
  * Whether two prototypes differ: each in its chunk's BTF (@b1, @b2), or both
@@ -382,9 +368,9 @@ uint32_t btf_view__type_cnt(const struct btf_view *v);
  * parameter.  With @later, as upstream after v1.31 compares them (a
  * function pointer's parameters too).
  */
-bool btf_func_state__differs(const struct btf_view *b1, const struct btf_func_state *s1,
-			     const struct btf_view *b2, const struct btf_func_state *s2, bool merged,
-			     struct func_mismatch *mm, bool later);
+bool btf_func_state__differs(const struct btf_build *b1, const struct btf_func_state *s1,
+			     const struct btf_build *b2, const struct btf_func_state *s2,
+			     bool merged, struct func_mismatch *mm, bool later);
 /* Ors @src's flags (inconsistent, optimized, unexpected, uncertain) into @dst. */
 void btf_func_state__merge_flags(struct btf_func_state *dst, const struct btf_func_state *src);
 
@@ -407,9 +393,6 @@ int btf_encoder__collect_decl_tags(struct btf_encoder *e, Dwarf_Die *die, int co
 /* Copies @n decl tags of the current CU, from @first on, into the arena. */
 int btf_encoder__own_tags(struct btf_encoder *e, struct btf_decl_tag_ref **dst, size_t first,
 			  uint32_t n);
-/* After the join: adds decl tags @tags[0..@nr) on type @id of @btf. */
-int btf_encoders__add_decl_tags(struct btf *btf, uint32_t id, const struct btf_decl_tag_ref *tags,
-				size_t nr);
 
 /* ---- btf_encoder_refs.c: the CU's type references ---- */
 
@@ -513,17 +496,8 @@ void btf_encoder__resolve_cu_vars(struct btf_encoder *e);
 	DIE_TAG(generic_subrange, unsupported, NONE, 1)                  \
 	DIE_TAG(dynamic_type, unsupported, NONE, 1)
 
-/* Whether a type reference may name a DIE of @tag (DIE_TAGS' last column). */
-static inline bool die_tag__is_type(int tag)
-{
-	static const bool types[DW_TAG_NR_STD] = {
-#define TYPE_TAGS(tag, encode, refusal, type) [DW_TAG_##tag] = type,
-		DIE_TAGS(TYPE_TAGS)
-#undef TYPE_TAGS
-	};
-
-	return tag >= 0 && tag < DW_TAG_NR_STD && types[tag];
-}
+/* Whether a type reference may name a DIE of @tag (DIE_TAGS' last column): btf_encoder_refs.c. */
+bool die_tag__is_type(int tag);
 
 /* ---- btf_encoder_foreign.c: the DIEs of other chunks' units ---- */
 
@@ -563,10 +537,12 @@ int btf_encoder__finish_cu(struct btf_encoder *e);
 int btf_sink__put(struct btf_sink *sink, struct btf_chunk *c);
 /*
  * After the join: the merged BTF, holding the @n chunks (in index order) in
- * order, each chunk's own BTF freed, taken from the sink into *@out; 0, the
- * sink's first failure, or -EPROTO for a chunk it lacks.
+ * order, each chunk's own BTF freed, in *@out: the sink's, freed with it
+ * (or sooner, by btf_build__free()); 0, the sink's first failure, or
+ * -EPROTO for a chunk it lacks.
  */
-int btf_sink__take(struct btf_sink *sink, struct btf_chunk **chunks, size_t n, struct btf **out);
+int btf_sink__take(struct btf_sink *sink, struct btf_chunk **chunks, size_t n,
+		   struct btf_build **out);
 /*
  * Whether split BTF is deduplicated by btf_dedup__split(), on the base as it
  * is read, rather than by libbpf on its own reading of the base.
@@ -579,15 +555,18 @@ bool btf_sink__split_raw(const struct btf_encoder_input *in);
  * Adds the VARs and DATASECs of all @nr encoders' variables to @btf; a name
  * BTF does not take is -BTF_REFUSED_VAR_NAME, that name in @out->bad_name.
  */
-int btf_encoders__add_vars(struct btf_encoder **encoders, unsigned int nr, struct btf *btf,
+int btf_encoders__add_vars(struct btf_encoder **encoders, unsigned int nr, struct btf_build *btf,
 			   struct btf_encoded *out);
+/* Adds decl tags @tags[0..@nr) on type @id of @btf (btf_merge_funcs.c). */
+int btf_encoders__add_decl_tags(struct btf_build *btf, uint32_t id,
+				const struct btf_decl_tag_ref *tags, size_t nr);
 /*
  * Adds the FUNCs of all encoders' saved function states to @btf.  In v1.32
  * mode the choice of each name's FUNC, which only reads @btf, is made on
  * @nr_threads threads (par_for.h) before the FUNCs are added, in one: its
  * time in *@choosing (0 in v1.31 mode), for -V.
  */
-int btf_encoders__add_saved_funcs(const struct btf_encoder_input *in, struct btf *btf,
+int btf_encoders__add_saved_funcs(const struct btf_encoder_input *in, struct btf_build *btf,
 				  unsigned int nr_threads, double *choosing);
 
 #endif /* _BTF_ENCODER_PRIV_H_ */

@@ -90,6 +90,17 @@ static int btf_encoder__grow_map(struct btf_encoder *e, uint32_t idx)
 	return 0;
 }
 
+bool die_tag__is_type(int tag)
+{
+	static const bool types[DW_TAG_NR_STD] = {
+#define TYPE_TAGS(tag, encode, refusal, type) [DW_TAG_##tag] = type,
+		DIE_TAGS(TYPE_TAGS)
+#undef TYPE_TAGS
+	};
+
+	return tag >= 0 && tag < DW_TAG_NR_STD && types[tag];
+}
+
 int btf_encoder__map(struct btf_encoder *e, Dwarf_Die *die, uint32_t ref)
 {
 	uint32_t *slot, off = btf_encoder__die_off(e, die), idx;

@@ -111,17 +111,3 @@ int btf_encoder__own_tags(struct btf_encoder *e, struct btf_decl_tag_ref **dst, 
 	*dst = t;
 	return 0;
 }
-
-int btf_encoders__add_decl_tags(struct btf *btf, uint32_t id, const struct btf_decl_tag_ref *tags,
-				size_t nr)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++) {
-		int err = btf__add_decl_tag(btf, tags[i].value, id, tags[i].component);
-
-		if (err < 0)
-			return err;
-	}
-	return 0;
-}

@@ -126,23 +126,53 @@ static bool btf_chunks__ptrs_unique(struct btf_chunk **chunks, size_t n)
 }
 
 /* PAHOLE_DEDUP_INPUT: @btf's raw bytes, as they go into the last dedup (btf_encoder.h). */
-static int btf_encoders__save_input(const struct btf_encoder_conf *conf, const struct btf *btf)
+static int btf_encoders__save_input(const struct btf_encoder_conf *conf,
+				    const struct btf_build *btf)
 {
-	const void *raw;
-	__u32 size;
+	uint32_t size;
+	void *raw = btf_build__raw(btf, &size);
 	FILE *f;
 	int err;
 
-	raw = btf__raw_data(btf, &size);
 	if (!raw)
 		return -ENOMEM;
 	f = fopen(conf->dedup_input, "we");
-	if (!f)
-		return -errno;
-	err = fwrite(raw, 1, size, f) == size ? 0 : -EIO;
-	if (fclose(f) && !err)
+	err = f ? 0 : -errno;
+	if (f)
+		err = fwrite(raw, 1, size, f) == size ? 0 : -EIO;
+	if (f && fclose(f) && !err)
 		err = -errno;
+	free(raw);
 	return err;
+}
+
+/*
+ * For distilled_base: @b as libbpf's split BTF on its reading of the base,
+ * the types appended as btf__add_btf() appends them (strings the base has
+ * become the base's), in *@out.
+ */
+static int btf_encoders__libbpf_split(const struct btf_encoder_input *in, const struct btf_build *b,
+				      struct btf **out)
+{
+	uint32_t size;
+	void *raw = btf_build__raw(b, &size);
+	struct btf *own = raw ? btf__new(raw, size) : NULL, *base, *split = NULL;
+	int err = own ? btf_base__libbpf(in->conf->base, &base) : -ENOMEM;
+
+	free(raw);
+	if (!err && !(split = btf__new_empty_split(base)))
+		err = -ENOMEM;
+	/* libbpf 1.1 takes adding nothing for running out of memory. */
+	if (!err && btf__type_cnt(own) > 1 && (err = btf__add_btf(split, own)) > 0)
+		err = 0;
+	btf__free(own);
+	if (err) {
+		btf__free(split);
+		return err;
+	}
+	btf__set_pointer_size(split, in->ptr_size);
+	*out = split;
+	return 0;
 }
 
 /* Which libbpf's rules the release's dedup follows (btf_dedup.h), with the pointer rule or not. */
@@ -158,48 +188,45 @@ static struct btf_dedup_rules btf_encoders__dedup_rules(const struct btf_encoder
 }
 
 /*
- * The merged BTF deduplicated: split BTF on the base into @out's raw bytes,
- * else into a new *@btf.
+ * The merged BTF @merged deduplicated: split BTF on the base into @out's raw
+ * bytes, else into a new *@btf.  @merged's memory goes: it is of no use after.
  */
-static int btf_encoders__dedup(const struct btf_encoder_input *in, struct btf **btf,
-			       bool ptrs_unique, struct btf_encoded *out, uint32_t *nr_types)
+static int btf_encoders__dedup(const struct btf_encoder_input *in, struct btf_build *merged,
+			       bool ptrs_unique, struct btf_encoded *out, struct btf **btf,
+			       uint32_t *nr_types)
 {
 	const struct btf_encoder_conf *conf = in->conf;
-	int err = conf->dedup_input ? btf_encoders__save_input(conf, *btf) : 0;
+	int err = conf->dedup_input ? btf_encoders__save_input(conf, merged) : 0;
 	struct btf_dedup_rules rules;
-	struct btf *deduped;
 	uint32_t size;
 	void *raw;
 
-	if (err)
-		return err;
-	if (conf->base && btf_sink__split_raw(in)) {
+	if (!err && conf->base && btf_sink__split_raw(in)) {
 		rules = btf_encoders__dedup_rules(conf, true);
-		err = btf_dedup__split(*btf, conf->base, &rules, &out->raw, &out->raw_size,
+		err = btf_dedup__split(merged, conf->base, &rules, &out->raw, &out->raw_size,
 				       nr_types);
 		*nr_types += btf_base__type_cnt(conf->base) - 1;
-		return err;
+	} else if (!err && conf->base) {
+		err = btf_encoders__libbpf_split(in, merged, btf);
+		err = err ?: btf_dedup__run(*btf, ptrs_unique);
+		*nr_types = err ? 0 : btf__type_cnt(*btf) - 1;
+	} else if (!err) {
+		/* The pointer rule would change nothing where the chunks' pointers are unique. */
+		rules = btf_encoders__dedup_rules(conf, !ptrs_unique);
+		err = btf_dedup__btf(merged, &rules, &raw, &size, nr_types);
+		/* The merged BTF goes first: its types and strings are the peak's. */
+		btf_build__free(merged);
+		if (!err) {
+			errno = 0;
+			*btf = btf__new(raw, size);
+			err = *btf ? 0 : -errno ?: -ENOMEM;
+			free(raw);
+		}
+		if (!err)
+			btf__set_pointer_size(*btf, in->ptr_size);
 	}
-	if (conf->base) {
-		err = btf_dedup__run(*btf, ptrs_unique);
-		*nr_types = btf__type_cnt(*btf) - 1;
-		return err;
-	}
-	/* The pointer rule would change nothing where the chunks' pointers are unique. */
-	rules = btf_encoders__dedup_rules(conf, !ptrs_unique);
-	err = btf_dedup__btf(*btf, &rules, &raw, &size, nr_types);
-	if (err)
-		return err;
-	/* The merged BTF goes first: its types, strings and raw copy are the peak's. */
-	btf__free(*btf);
-	*btf = NULL;
-	deduped = btf__new(raw, size);
-	free(raw);
-	if (!deduped)
-		return -errno;
-	btf__set_pointer_size(deduped, in->ptr_size);
-	*btf = deduped;
-	return 0;
+	btf_build__free(merged);
+	return err;
 }
 
 int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct btf_encoded *out)
@@ -208,6 +235,7 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct b
 	const struct btf_encoder_conf *conf = in->conf;
 	double t_start = clock__now(), t_chunks, t_funcs, choosing = 0;
 	struct btf_chunk **chunks;
+	struct btf_build *merged = NULL;
 	struct btf *btf = NULL;
 	unsigned int nr_types, nr_out = 0;
 	size_t nr_chunks, i;
@@ -228,17 +256,17 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct b
 	for (i = 0; i < nr_chunks; i++)
 		out->empty &= !chunks[i]->nr_types;
 	ptrs_unique = btf_chunks__ptrs_unique(chunks, nr_chunks);
-	err = btf_sink__take(in->sink, chunks, nr_chunks, &btf);
+	err = btf_sink__take(in->sink, chunks, nr_chunks, &merged);
 	free(chunks);
-	nr_types = btf ? btf__type_cnt(btf) - 1 : 0;
+	nr_types = merged ? btf_build__type_cnt(merged) - 1 : 0;
 	t_chunks = clock__now();
 	if (!err && in->functions)
-		err = btf_encoders__add_saved_funcs(in, btf, nr, &choosing);
+		err = btf_encoders__add_saved_funcs(in, merged, nr, &choosing);
 	if (!err && in->symtab)
-		err = btf_encoders__add_vars(encoders, nr, btf, out);
+		err = btf_encoders__add_vars(encoders, nr, merged, out);
 	t_funcs = clock__now();
 	if (!err)
-		err = btf_encoders__dedup(in, &btf, ptrs_unique, out, &nr_out);
+		err = btf_encoders__dedup(in, merged, ptrs_unique, out, &btf, &nr_out);
 	if (!err && !conf->base && !in->whole_dedup) {
 		bool again;
 

@@ -94,12 +94,11 @@ static const char *func_skip_reason(const struct btf_encoder_conf *conf,
  * sightings differ from the first exactly where they differ from that
  * encoder's own first, or all of them if that one differs.
  */
-static struct elf_function *elf_function__merge(const struct btf *btf,
+static struct elf_function *elf_function__merge(const struct btf_build *btf,
 						struct elf_functions_entry *entry,
 						struct btf_func_state *merged)
 {
 	struct elf_function *best = NULL, *f;
-	struct btf_view view = { .btf = btf };
 	struct func_mismatch first, mm;
 	uint64_t unexpected;
 
@@ -114,8 +113,7 @@ static struct elf_function *elf_function__merge(const struct btf *btf,
 	for (f = atomic_load(&entry->head); f; f = f->next) {
 		if (f == best || !f->state.initialized)
 			continue;
-		if (btf_func_state__differs(&view, &best->state, &view, &f->state, true, &mm,
-					    false)) {
+		if (btf_func_state__differs(btf, &best->state, btf, &f->state, true, &mm, false)) {
 			merged->inconsistent_proto = true;
 			mm.pos = f->state.pos;
 		} else {
@@ -172,18 +170,19 @@ static void func_state__log_v131(const char *name, const struct btf_func_state *
  * btf__add_bpf_arena_type_tags()).  *@id is the pointer's type; -EINVAL when
  * it is no pointer.
  */
-static int kfunc__arena_ptr(struct btf *btf, uint32_t *id)
+static int kfunc__arena_ptr(struct btf_build *btf, uint32_t *id)
 {
-	const struct btf_type *t = btf__type_by_id(btf, *id);
-	int tag_id;
+	const struct btf_type *t = btf_build__type_by_id(btf, *id);
+	int tag_id, name;
 
 	if (!t || !btf_is_ptr(t))
 		return -EINVAL;
-	tag_id = btf__add_type_tag(btf, "address_space(1)", t->type);
+	name = btf_build__add_str(btf, "address_space(1)");
+	tag_id = name < 0 ? name : btf_build__add_ref(btf, BTF_KIND_TYPE_TAG, name, t->type);
 	if (tag_id < 0)
 		return tag_id;
-	btf_type__mut(btf, tag_id)->info |= 1u << 31;
-	tag_id = btf__add_ptr(btf, tag_id);
+	btf_build__type(btf, tag_id)->info |= 1u << 31;
+	tag_id = btf_build__add_ref(btf, BTF_KIND_PTR, 0, tag_id);
 	if (tag_id < 0)
 		return tag_id;
 	*id = tag_id;
@@ -191,7 +190,7 @@ static int kfunc__arena_ptr(struct btf *btf, uint32_t *id)
 }
 
 /* Tags the arena pointers of kfunc @entry: its return type *@ret, its @params. */
-static int kfunc__arena_ptrs(struct btf *btf, const struct btf_encoder_conf *conf,
+static int kfunc__arena_ptrs(struct btf_build *btf, const struct btf_encoder_conf *conf,
 			     const struct elf_functions_entry *entry, uint32_t *ret,
 			     uint32_t *params, uint32_t nr_params)
 {
@@ -209,7 +208,37 @@ static int kfunc__arena_ptrs(struct btf *btf, const struct btf_encoder_conf *con
 	return err;
 }
 
-static int btf_encoders__add_func(struct btf *btf, const struct btf_encoder_conf *conf,
+/* A decl tag @value on @id: libbpf's btf__add_decl_tag(), the string added first. */
+static int add_decl_tag(struct btf_build *btf, const char *value, uint32_t id, int component)
+{
+	int off = btf_build__add_str(btf, value);
+
+	return off < 0 ? off : btf_build__add_decl_tag(btf, off, id, component);
+}
+
+int btf_encoders__add_decl_tags(struct btf_build *btf, uint32_t id,
+				const struct btf_decl_tag_ref *tags, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		int err = add_decl_tag(btf, tags[i].value, id, tags[i].component);
+
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+/* A FUNC_PROTO's parameter: libbpf's btf__add_func_param(), the name added first. */
+static int add_param(struct btf_build *btf, const char *name, uint32_t type)
+{
+	int off = name ? btf_build__add_str(btf, name) : 0;
+
+	return off < 0 ? off : btf_build__add_func_param(btf, off, type);
+}
+
+static int btf_encoders__add_func(struct btf_build *btf, const struct btf_encoder_conf *conf,
 				  const struct elf_functions_entry *entry, const char *name,
 				  const struct btf_func_state *s, bool as_kfunc)
 {
@@ -224,9 +253,9 @@ static int btf_encoders__add_func(struct btf *btf, const struct btf_encoder_conf
 	for (i = 0; i < s->nr_params; i++)
 		params[i] = btf_chunk__merged_id(s->chunk, s->params[i].type);
 	err = as_kfunc ? kfunc__arena_ptrs(btf, conf, entry, &ret, params, s->nr_params) : 0;
-	proto = err ?: btf__add_func_proto(btf, ret);
+	proto = err ?: btf_build__add_func_proto(btf, ret);
 	for (i = 0; i < s->nr_params && proto > 0 && !err; i++)
-		err = btf__add_func_param(btf, s->params[i].name, params[i]);
+		err = add_param(btf, s->params[i].name, params[i]);
 	if (params != few)
 		free(params);
 	if (proto < 0)
@@ -234,19 +263,20 @@ static int btf_encoders__add_func(struct btf *btf, const struct btf_encoder_conf
 	if (err)
 		return err;
 	if (s->varargs) {
-		err = btf__add_func_param(btf, NULL, 0);
+		err = btf_build__add_func_param(btf, 0, 0);
 		if (err)
 			return err;
 	}
-	func = btf__add_func(btf, name, BTF_FUNC_STATIC, proto);
+	func = btf_build__add_str(btf, name);
+	func = func < 0 ? func : btf_build__add_func(btf, func, BTF_FUNC_STATIC, proto);
 	if (func < 0)
 		return func;
 	if (!as_kfunc)
 		return btf_encoders__add_decl_tags(btf, func, s->tags, s->nr_tags);
-	if (entry->kfunc && (err = btf__add_decl_tag(btf, "bpf_kfunc", func, -1)) < 0)
+	if (entry->kfunc && (err = add_decl_tag(btf, "bpf_kfunc", func, -1)) < 0)
 		return err;
 	if ((entry->kfunc_flags & KF_FASTCALL) &&
-	    (err = btf__add_decl_tag(btf, "bpf_fastcall", func, -1)) < 0)
+	    (err = add_decl_tag(btf, "bpf_fastcall", func, -1)) < 0)
 		return err;
 	return btf_encoders__add_decl_tags(btf, func, s->tags, s->nr_tags);
 }
@@ -316,14 +346,13 @@ struct sig_mismatch {
 };
 
 /* Whether @b's prototype differs from @a's; if so, how in *@said (unless NULL). */
-static bool sig_differ(const struct btf *btf, const struct sig_seen *a, const struct sig_seen *b,
-		       int mode, struct sig_mismatch *said)
+static bool sig_differ(const struct btf_build *btf, const struct sig_seen *a,
+		       const struct sig_seen *b, int mode, struct sig_mismatch *said)
 {
 	struct btf_func_state x = sig_state(a->s, mode), y = sig_state(b->s, mode);
-	struct btf_view view = { .btf = btf };
 	struct func_mismatch mm;
 
-	if (!btf_func_state__differs(&view, &x, &view, &y, true, &mm, true))
+	if (!btf_func_state__differs(btf, &x, btf, &y, true, &mm, true))
 		return false;
 	if (said)
 		*said = (struct sig_mismatch){
@@ -438,7 +467,8 @@ static bool sig_apart(const struct sig_seen *a, const struct sig_seen *b, bool t
  * Upstream's choice for @v[0..@n), in CU order, in @mode; why none in
  * *@why; how two prototypes differ in *@said, when it is not NULL.
  */
-static struct sig_choice sig_choose(const struct btf_encoder_conf *conf, const struct btf *btf,
+static struct sig_choice sig_choose(const struct btf_encoder_conf *conf,
+				    const struct btf_build *btf,
 				    const struct elf_functions_entry *entry,
 				    const struct sig_seen *v, size_t n, int mode,
 				    struct func_skip_why *why, struct sig_mismatch *said)
@@ -565,7 +595,7 @@ static int sig_seen__gather(const struct elf_functions_entry *entry, struct sig_
 	return 0;
 }
 
-static int btf_encoders__add_true_sig(const struct btf_encoder_conf *conf, struct btf *btf,
+static int btf_encoders__add_true_sig(const struct btf_encoder_conf *conf, struct btf_build *btf,
 				      const struct elf_functions_entry *entry,
 				      struct sig_seen_set *set)
 {
@@ -620,7 +650,7 @@ struct func_choice {
 /* The choosing: each name's choice depends on its sightings alone, so any thread may make it. */
 struct func_chooser {
 	const struct btf_encoder_conf *conf;
-	const struct btf *btf; /* only read while the threads run */
+	const struct btf_build *btf; /* only read while the threads run */
 	struct elf_functions *functions;
 	int mode;
 	struct func_choice *choices; /* by entry */
@@ -650,7 +680,7 @@ static int func_chooser__one(void *ctx, size_t i, unsigned int thread)
 }
 
 /* Each name's FUNC as v1.32 makes it, or none, added in the names' order; @nr_threads >= 1. */
-static int btf_encoders__add_v132(const struct btf_encoder_input *in, struct btf *btf,
+static int btf_encoders__add_v132(const struct btf_encoder_input *in, struct btf_build *btf,
 				  unsigned int nr_threads, double *choosing)
 {
 	const struct btf_encoder_conf *conf = in->conf;
@@ -708,7 +738,7 @@ static int btf_encoders__add_v132(const struct btf_encoder_input *in, struct btf
 /* ---- every name's states merged, its FUNC added ---- */
 
 /* v1.31's FUNC of a name: its encoders' states merged, or none; with true_signature's. */
-static int btf_encoders__add_v131(const struct btf_encoder_conf *conf, struct btf *btf,
+static int btf_encoders__add_v131(const struct btf_encoder_conf *conf, struct btf_build *btf,
 				  struct elf_functions_entry *entry, struct sig_seen_set *set)
 {
 	struct btf_func_state merged;
@@ -731,7 +761,7 @@ static int btf_encoders__add_v131(const struct btf_encoder_conf *conf, struct bt
 	return btf_encoders__add_func(btf, conf, entry, entry->name, &merged, true);
 }
 
-int btf_encoders__add_saved_funcs(const struct btf_encoder_input *in, struct btf *btf,
+int btf_encoders__add_saved_funcs(const struct btf_encoder_input *in, struct btf_build *btf,
 				  unsigned int nr_threads, double *choosing)
 {
 	const struct btf_encoder_conf *conf = in->conf;

@@ -77,28 +77,32 @@ static bool section_has_vars(const struct btf_encoder_conf *conf, const struct e
 }
 
 /* Adds the VARs of one section, then its DATASEC: @refs[0..n) share the section. */
-static int var_refs__add_section(struct btf *btf, const struct var_ref *refs, size_t n)
+static int var_refs__add_section(struct btf_build *btf, const struct var_ref *refs, size_t n)
 {
 	const struct elf_section *sec = refs[0].sec;
-	uint32_t first = btf__type_cnt(btf), end = 0;
+	uint32_t first = btf_build__type_cnt(btf), end = 0;
 	size_t i;
-	int id;
+	int id, name;
 
 	for (i = 0; i < n; i++) {
 		const struct btf_var_state *v = refs[i].var;
 
 		if (v->addr - sec->addr + refs[i].size > end)
 			end = v->addr - sec->addr + refs[i].size;
-		id = btf__add_var(btf, v->name,
-				  v->external ? BTF_VAR_GLOBAL_ALLOCATED : BTF_VAR_STATIC,
-				  refs[i].type);
+		name = btf_build__add_str(btf, v->name);
+		id = name < 0 ? name :
+				btf_build__add_var(btf, name,
+						   v->external ? BTF_VAR_GLOBAL_ALLOCATED :
+								 BTF_VAR_STATIC,
+						   refs[i].type);
 		if (id < 0)
 			return id;
 	}
-	id = btf__add_datasec(btf, sec->name, end);
+	name = btf_build__add_str(btf, sec->name);
+	id = name < 0 ? name : btf_build__add_datasec(btf, name, end);
 	for (i = 0; i < n && id >= 0; i++)
-		id = btf__add_datasec_var_info(btf, first + i, refs[i].var->addr - sec->addr,
-					       refs[i].size);
+		id = btf_build__add_datasec_var_info(btf, first + i, refs[i].var->addr - sec->addr,
+						     refs[i].size);
 	for (i = 0; i < n && id >= 0; i++) {
 		const struct btf_var_state *v = refs[i].var;
 
@@ -108,7 +112,7 @@ static int var_refs__add_section(struct btf *btf, const struct var_ref *refs, si
 	return id < 0 ? id : 0;
 }
 
-int btf_encoders__add_vars(struct btf_encoder **encoders, unsigned int nr, struct btf *btf,
+int btf_encoders__add_vars(struct btf_encoder **encoders, unsigned int nr, struct btf_build *btf,
 			   struct btf_encoded *out)
 {
 	const struct btf_encoder_input *in = encoders[0]->in;
@@ -128,7 +132,7 @@ int btf_encoders__add_vars(struct btf_encoder **encoders, unsigned int nr, struc
 			const struct elf_section *sec =
 				elf_symtab__data_section_at(in->symtab, v->addr);
 			uint32_t type = btf_chunk__merged_id(v->chunk, v->type);
-			int64_t size = btf__resolve_size(btf, type);
+			int64_t size = btf_build__resolve_size(btf, type);
 
 			if (!sec || !section_has_vars(conf, sec) || variable_name_skipped(v->name))
 				continue;

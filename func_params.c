@@ -84,60 +84,6 @@ int param_loc__reg(struct dwarf_locs *locs, Dwarf_Attribute *attr, int expected,
 	return err;
 }
 
-/*
- * The size of type @id as libbpf 1.1's btf__resolve_size() has it (v1.1.2's
- * src/btf.c): through typedefs, modifiers and tags, arrays multiplying, a
- * pointer the BTF's pointer size; -EINVAL
- * where it has none or past 32 steps, -E2BIG past 32 bits.
- */
-static int64_t resolve_size(const struct btf_build *btf, uint32_t id)
-{
-	const struct btf_type *t = btf_build__type_by_id(btf, id);
-	uint32_t nelems = 1;
-	int64_t size = -1;
-	int i;
-
-	for (i = 0; i < 32 && t && btf_kind(t) != BTF_KIND_UNKN && size < 0; i++) {
-		switch (btf_kind(t)) {
-		case BTF_KIND_INT:
-		case BTF_KIND_STRUCT:
-		case BTF_KIND_UNION:
-		case BTF_KIND_ENUM:
-		case BTF_KIND_ENUM64:
-		case BTF_KIND_DATASEC:
-		case BTF_KIND_FLOAT:
-			size = t->size;
-			continue;
-		case BTF_KIND_PTR:
-			size = btf->ptr_size;
-			continue;
-		case BTF_KIND_TYPEDEF:
-		case BTF_KIND_VOLATILE:
-		case BTF_KIND_CONST:
-		case BTF_KIND_RESTRICT:
-		case BTF_KIND_VAR:
-		case BTF_KIND_DECL_TAG:
-		case BTF_KIND_TYPE_TAG:
-			id = t->type;
-			break;
-		case BTF_KIND_ARRAY:
-			if (nelems && btf_array(t)->nelems > UINT32_MAX / nelems)
-				return -E2BIG;
-			nelems *= btf_array(t)->nelems;
-			id = btf_array(t)->type;
-			break;
-		default:
-			return -EINVAL;
-		}
-		t = btf_build__type_by_id(btf, id);
-	}
-	if (size < 0)
-		return -EINVAL;
-	if (nelems && size > UINT32_MAX / nelems)
-		return -E2BIG;
-	return nelems * size;
-}
-
 /* @id with typedefs and modifiers (const, volatile, restrict, type tags) skipped. */
 static const struct btf_type *strip_mods(const struct btf_build *btf, uint32_t id)
 {
@@ -211,7 +157,7 @@ static struct member_span member_span(const struct btf_build *btf, const struct 
 	long size;
 
 	s.bitfield = btf_member_bitfield_size(t, i);
-	size = resolve_size(btf, m->type);
+	size = btf_build__resolve_size(btf, m->type);
 	s.bit_size = size > 0 ? size * 8 : 0;
 	s.bit_end = s.bit_start + (s.bitfield ?: s.bit_size);
 	if (s.bitfield && s.bit_size)

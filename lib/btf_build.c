@@ -266,9 +266,188 @@ int btf_build__add_decl_tag(struct btf_build *b, uint32_t value, uint32_t type, 
 	return btf_build__commit(b, &v, sizeof(v));
 }
 
+int btf_build__add_func(struct btf_build *b, uint32_t name, int linkage, uint32_t proto)
+{
+	struct btf_type t = { name, type_info(BTF_KIND_FUNC, linkage, 0), { proto } };
+
+	if (!name || proto > BTF_MAX_ID ||
+	    (linkage != BTF_FUNC_STATIC && linkage != BTF_FUNC_GLOBAL &&
+	     linkage != BTF_FUNC_EXTERN))
+		return -EINVAL;
+	return btf_build__commit(b, &t, sizeof(t));
+}
+
+int btf_build__add_var(struct btf_build *b, uint32_t name, int linkage, uint32_t type)
+{
+	struct {
+		struct btf_type t;
+		struct btf_var v;
+	} v = { { name, type_info(BTF_KIND_VAR, 0, 0), { type } }, { linkage } };
+
+	if (!name || type > BTF_MAX_ID ||
+	    (linkage != BTF_VAR_STATIC && linkage != BTF_VAR_GLOBAL_ALLOCATED &&
+	     linkage != BTF_VAR_GLOBAL_EXTERN))
+		return -EINVAL;
+	return btf_build__commit(b, &v, sizeof(v));
+}
+
+int btf_build__add_datasec(struct btf_build *b, uint32_t name, uint32_t size)
+{
+	struct btf_type t = { name, type_info(BTF_KIND_DATASEC, 0, 0), { size } };
+
+	return name ? btf_build__commit(b, &t, sizeof(t)) : -EINVAL;
+}
+
+int btf_build__add_datasec_var_info(struct btf_build *b, uint32_t var, uint32_t offset,
+				    uint32_t size)
+{
+	struct btf_type *t = btf_build__last(b, BTF_KIND_DATASEC);
+	struct btf_var_secinfo v = { var, offset, size };
+
+	if (!t || var > BTF_MAX_ID)
+		return -EINVAL;
+	return btf_build__extend(b, &v, sizeof(v),
+				 type_info(BTF_KIND_DATASEC, btf_vlen(t) + 1, btf_kflag(t)));
+}
+
 int btf_build__add_type(struct btf_build *b, const struct btf_type *t)
 {
 	return btf_build__commit(b, t, btf_type__size(t));
+}
+
+/* libbpf 1.1's btf__resolve_size() (v1.1.2's src/btf.c): see btf_build.h. */
+int64_t btf_build__resolve_size(const struct btf_build *btf, uint32_t id)
+{
+	const struct btf_type *t = btf_build__type_by_id(btf, id);
+	uint32_t nelems = 1;
+	int64_t size = -1;
+	int i;
+
+	for (i = 0; i < 32 && t && btf_kind(t) != BTF_KIND_UNKN && size < 0; i++) {
+		switch (btf_kind(t)) {
+		case BTF_KIND_INT:
+		case BTF_KIND_STRUCT:
+		case BTF_KIND_UNION:
+		case BTF_KIND_ENUM:
+		case BTF_KIND_ENUM64:
+		case BTF_KIND_DATASEC:
+		case BTF_KIND_FLOAT:
+			size = t->size;
+			continue;
+		case BTF_KIND_PTR:
+			size = btf->ptr_size;
+			continue;
+		case BTF_KIND_TYPEDEF:
+		case BTF_KIND_VOLATILE:
+		case BTF_KIND_CONST:
+		case BTF_KIND_RESTRICT:
+		case BTF_KIND_VAR:
+		case BTF_KIND_DECL_TAG:
+		case BTF_KIND_TYPE_TAG:
+			id = t->type;
+			break;
+		case BTF_KIND_ARRAY:
+			if (nelems && btf_array(t)->nelems > UINT32_MAX / nelems)
+				return -E2BIG;
+			nelems *= btf_array(t)->nelems;
+			id = btf_array(t)->type;
+			break;
+		default:
+			return -EINVAL;
+		}
+		t = btf_build__type_by_id(btf, id);
+	}
+	if (size < 0)
+		return -EINVAL;
+	if (nelems && size > UINT32_MAX / nelems)
+		return -E2BIG;
+	return nelems * size;
+}
+
+int btf_build__find_str(const struct btf_build *b, const char *s)
+{
+	size_t len = strlen(s);
+
+	if (!*s)
+		return 0;
+	return str_set__find(&b->strs, s, len, str_set__hash(s, len));
+}
+
+struct append {
+	struct btf_build *dst;
+	const struct btf_build *src;
+	uint32_t shift; /* what the IDs move by */
+};
+
+static int append_str(uint32_t *off, void *ctx)
+{
+	const struct append *a = ctx;
+	int at;
+
+	if (!*off)
+		return 0;
+	at = btf_build__add_str(a->dst, btf_build__str(a->src, *off));
+	if (at < 0)
+		return at;
+	*off = at;
+	return 0;
+}
+
+static int append_id(uint32_t *id, void *ctx)
+{
+	if (*id)
+		*id += ((const struct append *)ctx)->shift;
+	return 0;
+}
+
+int btf_build__append(struct btf_build *b, const struct btf_build *src)
+{
+	struct append a = { b, src, b->nr };
+	uint32_t first = b->nr + 1, id;
+	int err = 0;
+
+	for (id = 1; id <= src->nr && !err; id++) {
+		const struct btf_type *t = btf_build__type(src, id);
+		int at = btf_build__add_type(b, t);
+		struct btf_type *copy;
+
+		if (at < 0)
+			return at;
+		copy = btf_build__type(b, at);
+		/* A copy's strings, then its IDs, as libbpf's: a string added for one is @b's for the next. */
+		err = btf_type__visit_strs(copy, append_str, &a);
+		err = err ?: btf_type__visit_ids(copy, append_id, &a);
+	}
+	return err ?: (int)first;
+}
+
+int btf_build__load_raw(struct btf_build *b, const void *raw, uint32_t size)
+{
+	const struct btf_header *hdr = raw;
+	const char *types = (const char *)(hdr + 1);
+	uint32_t off, n = 0;
+
+	if (size < sizeof(*hdr) || hdr->hdr_len != sizeof(*hdr) ||
+	    size - sizeof(*hdr) < (uint64_t)hdr->str_off + hdr->str_len ||
+	    hdr->type_off + hdr->type_len > hdr->str_off)
+		return -EINVAL;
+	for (off = 0; off < hdr->type_len; n++)
+		off += btf_type__size((const struct btf_type *)(types + hdr->type_off + off));
+	b->types = malloc(hdr->type_len ?: 1);
+	b->offs = malloc((n ?: 1) * sizeof(*b->offs));
+	b->strs.data = malloc(hdr->str_len ?: 1);
+	if (!b->types || !b->offs || !b->strs.data)
+		return -ENOMEM;
+	memcpy(b->types, types + hdr->type_off, hdr->type_len);
+	memcpy(b->strs.data, types + hdr->str_off, hdr->str_len);
+	b->types_len = b->types_cap = hdr->type_len;
+	b->strs.len = b->strs.cap = hdr->str_len;
+	for (off = 0, b->nr = 0; b->nr < n; b->nr++) {
+		b->offs[b->nr] = off;
+		off += btf_type__size(btf_build__type(b, b->nr + 1));
+	}
+	b->offs_cap = n;
+	return off == hdr->type_len ? 0 : -EINVAL;
 }
 
 void *btf_build__raw(const struct btf_build *b, uint32_t *size)
@@ -309,6 +488,8 @@ void btf_build__reset(struct btf_build *b)
 
 void btf_build__free(struct btf_build *b)
 {
+	if (!b)
+		return;
 	free(b->types);
 	free(b->offs);
 	str_set__free(&b->strs);

@@ -79,8 +79,47 @@ int btf_build__add_func_proto(struct btf_build *b, uint32_t ret_type);
 /* A parameter of the last type, a FUNC_PROTO: 0 or a negative errno. */
 int btf_build__add_func_param(struct btf_build *b, uint32_t name, uint32_t type);
 int btf_build__add_decl_tag(struct btf_build *b, uint32_t value, uint32_t type, int component);
+/* A FUNC of @linkage (enum btf_func_linkage) whose prototype is @proto. */
+int btf_build__add_func(struct btf_build *b, uint32_t name, int linkage, uint32_t proto);
+/* A VAR of @linkage (enum btf_var_linkage). */
+int btf_build__add_var(struct btf_build *b, uint32_t name, int linkage, uint32_t type);
+/* A DATASEC of no variables yet. */
+int btf_build__add_datasec(struct btf_build *b, uint32_t name, uint32_t size);
+/* A variable of the last type, a DATASEC: 0 or a negative errno. */
+int btf_build__add_datasec_var_info(struct btf_build *b, uint32_t var, uint32_t offset,
+				    uint32_t size);
 /* A copy of @t, with what follows it, whose string offsets are already @b's: its ID. */
 int btf_build__add_type(struct btf_build *b, const struct btf_type *t);
+
+/*
+ * The size of type @id as libbpf 1.1's btf__resolve_size() has it: through
+ * typedefs, modifiers and tags, arrays multiplying, a pointer @b->ptr_size;
+ * -EINVAL where it has none or past 32 steps, -E2BIG past 32 bits.
+ */
+int64_t btf_build__resolve_size(const struct btf_build *b, uint32_t id);
+
+/*
+ * The offset of @s among the strings, or -ENOENT (as btf__find_str(), which
+ * finds "" at 0).
+ */
+int btf_build__find_str(const struct btf_build *b, const char *s);
+
+/*
+ * Appends all of @src's types to @b, as libbpf 1.1's btf__add_btf() appends
+ * a BTF to one of its own: their IDs moved past @b's, their strings @b's
+ * (each added in the order libbpf visits them, those @b has reused).  The
+ * ID of the first, or a negative errno (@b then holds what was appended:
+ * no use but to free it).
+ */
+int btf_build__append(struct btf_build *b, const struct btf_build *src);
+
+/*
+ * @b, empty, made the raw BTF at @raw of @size bytes (btf_build__raw()'s
+ * layout, this machine's byte order, from a source we trust: a dedup of
+ * ours), copied: for reading (it has no index of its strings to add more).
+ * 0, -EINVAL or -ENOMEM.
+ */
+int btf_build__load_raw(struct btf_build *b, const void *raw, uint32_t size);
 
 /*
  * The raw bytes of the BTF (btf__raw_data()'s layout, this machine's byte
@@ -90,6 +129,7 @@ void *btf_build__raw(const struct btf_build *b, uint32_t *size);
 
 /* No types nor strings, the memory kept. */
 void btf_build__reset(struct btf_build *b);
+/* Its memory freed, @b empty (NULL: nothing). */
 void btf_build__free(struct btf_build *b);
 
 #endif /* _LIB_BTF_BUILD_H_ */

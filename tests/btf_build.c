@@ -287,6 +287,124 @@ static void reset(void)
 	pair__end(&p);
 }
 
+/* FUNCs, VARs and DATASECs, as the merge adds them. */
+static void funcs_vars(void)
+{
+	struct pair p;
+	uint32_t n, f, v, d;
+
+	pair__begin(&p, "funcs, variables and sections");
+	n = name(&p, "int");
+	same(&p, btf__add_int(p.libbpf, "int", 4, BTF_INT_SIGNED),
+	     btf_build__add_int(&p.ours, n, 4, BTF_INT_SIGNED), "int");
+	same(&p, btf__add_func_proto(p.libbpf, 1), btf_build__add_func_proto(&p.ours, 1), "proto");
+	f = name(&p, "f");
+	same(&p, btf__add_func(p.libbpf, "f", BTF_FUNC_STATIC, 2),
+	     btf_build__add_func(&p.ours, f, BTF_FUNC_STATIC, 2), "static func");
+	same(&p, btf__add_func(p.libbpf, "f", BTF_FUNC_GLOBAL, 2),
+	     btf_build__add_func(&p.ours, f, BTF_FUNC_GLOBAL, 2), "global func");
+	same(&p, btf__add_func(p.libbpf, "f", BTF_FUNC_EXTERN, 2),
+	     btf_build__add_func(&p.ours, f, BTF_FUNC_EXTERN, 2), "extern func");
+	same(&p, btf__add_func(p.libbpf, "f", 3, 2), btf_build__add_func(&p.ours, f, 3, 2),
+	     "a func of linkage 3");
+	same(&p, btf__add_func(p.libbpf, "", BTF_FUNC_STATIC, 2),
+	     btf_build__add_func(&p.ours, 0, BTF_FUNC_STATIC, 2), "a func without a name");
+	same(&p, btf__add_func(p.libbpf, "f", BTF_FUNC_STATIC, INT_MIN),
+	     btf_build__add_func(&p.ours, f, BTF_FUNC_STATIC, 0x80000000u),
+	     "a func's prototype past BTF's IDs");
+	same(&p, btf__add_datasec_var_info(p.libbpf, 1, 0, 4),
+	     btf_build__add_datasec_var_info(&p.ours, 1, 0, 4), "a section's variable, no section");
+	v = name(&p, "v");
+	same(&p, btf__add_var(p.libbpf, "v", BTF_VAR_STATIC, 1),
+	     btf_build__add_var(&p.ours, v, BTF_VAR_STATIC, 1), "static var");
+	same(&p, btf__add_var(p.libbpf, "v", BTF_VAR_GLOBAL_ALLOCATED, 1),
+	     btf_build__add_var(&p.ours, v, BTF_VAR_GLOBAL_ALLOCATED, 1), "global var");
+	same(&p, btf__add_var(p.libbpf, "v", BTF_VAR_GLOBAL_EXTERN, 1),
+	     btf_build__add_var(&p.ours, v, BTF_VAR_GLOBAL_EXTERN, 1), "extern var");
+	same(&p, btf__add_var(p.libbpf, "v", 3, 1), btf_build__add_var(&p.ours, v, 3, 1),
+	     "a var of linkage 3");
+	same(&p, btf__add_var(p.libbpf, NULL, BTF_VAR_STATIC, 1),
+	     btf_build__add_var(&p.ours, 0, BTF_VAR_STATIC, 1), "a var without a name");
+	same(&p, btf__add_var(p.libbpf, "v", BTF_VAR_STATIC, INT_MIN),
+	     btf_build__add_var(&p.ours, v, BTF_VAR_STATIC, 0x80000000u),
+	     "a var's type past BTF's IDs");
+	d = name(&p, ".data");
+	same(&p, btf__add_datasec(p.libbpf, ".data", 16), btf_build__add_datasec(&p.ours, d, 16),
+	     "section");
+	same(&p, btf__add_datasec_var_info(p.libbpf, 6, 0, 4),
+	     btf_build__add_datasec_var_info(&p.ours, 6, 0, 4), "a section's variable");
+	same(&p, btf__add_datasec_var_info(p.libbpf, 7, 8, 8),
+	     btf_build__add_datasec_var_info(&p.ours, 7, 8, 8), "another");
+	same(&p, btf__add_datasec_var_info(p.libbpf, INT_MIN, 8, 8),
+	     btf_build__add_datasec_var_info(&p.ours, 0x80000000u, 8, 8),
+	     "a section's variable past BTF's IDs");
+	same(&p, btf__add_datasec(p.libbpf, "", 16), btf_build__add_datasec(&p.ours, 0, 16),
+	     "a section without a name");
+	pair__end(&p);
+}
+
+/* Some types of every shape, named from @names, in @p's two BTFs alike. */
+static void pair__fill(struct pair *p, const char *const *names)
+{
+	uint32_t a = name(p, names[0]), b = name(p, names[1]);
+
+	btf__add_int(p->libbpf, names[0], 4, BTF_INT_SIGNED);
+	btf_build__add_int(&p->ours, a, 4, BTF_INT_SIGNED);
+	btf__add_ptr(p->libbpf, 1);
+	btf_build__add_ref(&p->ours, BTF_KIND_PTR, 0, 1);
+	btf__add_struct(p->libbpf, names[1], 16);
+	btf_build__add_composite(&p->ours, BTF_KIND_STRUCT, b, 16);
+	btf__add_field(p->libbpf, names[0], 2, 0, 0);
+	btf_build__add_field(&p->ours, a, 2, 0, 0);
+	btf__add_field(p->libbpf, names[1], 0, 64, 0);
+	btf_build__add_field(&p->ours, b, 0, 64, 0);
+	btf__add_func_proto(p->libbpf, 1);
+	btf_build__add_func_proto(&p->ours, 1);
+	btf__add_func_param(p->libbpf, names[1], 3);
+	btf_build__add_func_param(&p->ours, b, 3);
+	btf__add_func(p->libbpf, names[0], BTF_FUNC_GLOBAL, 4);
+	btf_build__add_func(&p->ours, a, BTF_FUNC_GLOBAL, 4);
+	btf__add_enum(p->libbpf, NULL, 4);
+	btf_build__add_enum(&p->ours, BTF_KIND_ENUM, 0, 4, 0);
+	btf__add_enum_value(p->libbpf, names[1], 7);
+	btf_build__add_enum_value(&p->ours, b, 7);
+}
+
+/* One BTF appended to another as btf__add_btf() appends it; read back from raw bytes. */
+static void append(void)
+{
+	static const char *const dst_names[] = { "int", "s" }, *const src_names[] = { "x", "int" };
+	struct pair dst, src, empty;
+	struct btf_build loaded = {};
+	uint32_t size, loaded_size = 0;
+	void *raw, *again = NULL;
+
+	pair__begin(&dst, "appended");
+	pair__begin(&src, "appended's source");
+	pair__fill(&dst, dst_names);
+	pair__fill(&src, src_names);
+	same(&dst, btf__add_btf(dst.libbpf, src.libbpf), btf_build__append(&dst.ours, &src.ours),
+	     "appending");
+	same(&dst, btf__add_btf(dst.libbpf, src.libbpf), btf_build__append(&dst.ours, &src.ours),
+	     "appending again");
+	pair__begin(&empty, "nothing appended");
+	check(btf_build__append(&dst.ours, &empty.ours) == (int)btf_build__type_cnt(&dst.ours),
+	      "appending nothing: the next ID");
+	raw = btf_build__raw(&dst.ours, &size);
+	check(raw && !btf_build__load_raw(&loaded, raw, size), "loading the raw bytes");
+	again = btf_build__raw(&loaded, &loaded_size);
+	check(again && loaded_size == size && !memcmp(raw, again, size) &&
+		      loaded.nr == dst.ours.nr &&
+		      !memcmp(loaded.offs, dst.ours.offs, loaded.nr * sizeof(*loaded.offs)),
+	      "loaded: the same bytes, types and index");
+	free(raw);
+	free(again);
+	btf_build__free(&loaded);
+	pair__end(&empty);
+	pair__end(&src);
+	pair__end(&dst);
+}
+
 int main(void)
 {
 	ints();
@@ -295,6 +413,8 @@ int main(void)
 	enums();
 	wraps();
 	reset();
+	funcs_vars();
+	append();
 	if (failures) {
 		fprintf(stderr, "btf_build: %d of %d checks failed\n", failures, checks);
 		return 1;

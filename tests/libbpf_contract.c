@@ -11,10 +11,10 @@
  *     after btf__add_struct(), a member's name, a type ID set after
  *     btf__add_ptr() took 0);
  *   - btf_dedup__ptrs_unique(): after btf__dedup() no two pointers point to
- *     one type, so that the final dedup can skip v1.31's pointer rule (the
- *     encoder checks each chunk, and runs the rule where it fails: only
- *     time is lost if a libbpf stops doing it), and two such pointers are
- *     found where they are.
+ *     one type, so that distilled_base's dedup, libbpf's, can skip v1.31's
+ *     pointer rule where the chunks' pointers are unique (only time is lost
+ *     if a libbpf stops doing it), and two such pointers are found where
+ *     they are.
  *
  * Exits 0 when all hold ("libbpf_contract: N checks ok"), 1 otherwise.
  */
@@ -25,6 +25,7 @@
 #include <bpf/btf.h>
 
 #include "btf_dedup.h"
+#include "lib/btf_build.h"
 #include "lib/btf_types.h"
 
 static int failures, checks;
@@ -90,6 +91,18 @@ static void check_mut(void)
 	btf__free(btf);
 }
 
+/* btf_dedup__ptrs_unique() of @btf, read as the encoder reads a chunk: from its raw bytes. */
+static int ptrs_unique(const struct btf *btf)
+{
+	struct btf_build b = {};
+	uint32_t size;
+	const void *raw = btf__raw_data(btf, &size);
+	int ret = raw && !btf_build__load_raw(&b, raw, size) ? btf_dedup__ptrs_unique(&b) : -1;
+
+	btf_build__free(&b);
+	return ret;
+}
+
 static void check_ptrs(void)
 {
 	struct btf *btf = btf__new_empty();
@@ -102,8 +115,8 @@ static void check_ptrs(void)
 		btf__free(btf);
 		return;
 	}
-	check(btf_dedup__ptrs_unique(btf) == 0, "two pointers to one type are found");
-	check(!btf__dedup(btf, NULL) && btf_dedup__ptrs_unique(btf) == 1,
+	check(ptrs_unique(btf) == 0, "two pointers to one type are found");
+	check(!btf__dedup(btf, NULL) && ptrs_unique(btf) == 1,
 	      "after btf__dedup() no two pointers point to one type");
 	btf__free(btf);
 }

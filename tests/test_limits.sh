@@ -244,10 +244,11 @@ for j in $RACE_JOBS; do
 	done
 done
 
-# A module near its limit: where a worker's append of its chunk to the
-# sink runs out of memory, libbpf 1.1's btf__add_btf() would crash once it
-# had added strings (btf_encoder_sink.c); which allocation fails first
-# depends on timing, so each limit of the band is run several times.
+# A module near its limit: a worker's append of its chunk to the sink may
+# be what runs out of memory (libbpf 1.1's btf__add_btf(), which the sink
+# once used, crashed there once it had added strings); which allocation
+# fails first depends on timing, so each limit of the band is run several
+# times.
 for mb in $(band mod-j2); do
 	for i in 1 2 3 4; do
 		cp "$MOD" "$TMP/in/mod.ko"
