@@ -21,6 +21,7 @@
 #include "btf_encoder_priv.h"
 #include "lib/btf_types.h"
 #include "lib/clock.h"
+#include "lib/str_set.h"
 
 static int chunk_ptr__cmp(const void *a, const void *b)
 {
@@ -59,53 +60,60 @@ static int u32__cmp(const void *a, const void *b)
 
 /*
  * Whether a chunk's dedup resolved a declaration whose name more than one
- * struct or union, or more than one enum with values, of @btf bears.
+ * struct or union, or more than one enum with values, of the deduplicated
+ * BTF @raw bears (its raw bytes as our dedup writes them: each string once).
  */
 static int btf_encoders__resolved_ambiguous(struct btf_encoder **encoders, unsigned int nr,
-					    struct btf *btf, bool *ambiguous)
+					    const void *raw, bool *ambiguous)
 {
-	uint32_t id, end = btf__type_cnt(btf), *names;
+	const struct btf_header *hdr = raw;
+	const char *types = (const char *)(hdr + 1) + hdr->type_off;
+	const char *strs = (const char *)(hdr + 1) + hdr->str_off;
+	uint32_t off, max = hdr->type_len / sizeof(struct btf_type) + 1, *names;
+	struct str_set resolved = {};
 	size_t n[2] = {}, i, j;
 	unsigned int k;
+	int err = 0;
 
 	*ambiguous = false;
-	names = malloc(2 * (end ?: 1) * sizeof(*names));
+	names = malloc(2 * (size_t)max * sizeof(*names));
 	if (!names)
 		return -ENOMEM;
-	/* The names of structs and unions from names[0], of enums from names[end]. */
-	for (id = 1; id < end; id++) {
-		const struct btf_type *t = btf__type_by_id(btf, id);
+	/* The names of structs and unions from names[0], of enums from names[max]. */
+	for (off = 0; off < hdr->type_len; off += btf_type__size((const void *)(types + off))) {
+		const struct btf_type *t = (const struct btf_type *)(types + off);
 
 		if (!t->name_off)
 			continue;
 		if (btf_is_composite(t))
 			names[n[0]++] = t->name_off;
 		else if (btf_is_any_enum(t) && btf_vlen(t))
-			names[end + n[1]++] = t->name_off;
+			names[max + n[1]++] = t->name_off;
 	}
-	/* Each keeps the names it has more than once. */
-	for (k = 0; k < 2; k++) {
-		uint32_t *v = names + k * end;
+	for (k = 0; k < nr && !err; k++)
+		for (i = 0; i < encoders[k]->resolved_decls.nr && !err; i++)
+			err = str_set__add(&resolved, encoders[k]->resolved_decls.data[i]) < 0 ?
+				      -ENOMEM :
+				      0;
+	/* Each keeps the names it has more than once: is one of them resolved? */
+	for (k = 0; k < 2 && !err && !*ambiguous; k++) {
+		uint32_t *v = names + k * max;
 
 		qsort(v, n[k], sizeof(*v), u32__cmp);
-		for (i = j = 0; i + 1 < n[k]; i++)
-			if (v[i] == v[i + 1] && (!j || v[j - 1] != v[i]))
-				v[j++] = v[i];
-		n[k] = j;
-	}
-	for (k = 0; k < nr && !*ambiguous; k++) {
-		for (i = 0; i < encoders[k]->resolved_decls.nr && !*ambiguous; i++) {
-			int off = btf__find_str(btf, encoders[k]->resolved_decls.data[i]);
-			uint32_t key = off;
+		for (i = j = 0; i + 1 < n[k] && !*ambiguous; i++) {
+			const char *name = strs + v[i];
+			size_t len = strlen(name);
 
-			if (off <= 0)
+			if (v[i] != v[i + 1] || (j && v[j - 1] == v[i]))
 				continue;
-			*ambiguous = bsearch(&key, names, n[0], sizeof(*names), u32__cmp) ||
-				     bsearch(&key, names + end, n[1], sizeof(*names), u32__cmp);
+			v[j++] = v[i];
+			*ambiguous =
+				str_set__find(&resolved, name, len, str_set__hash(name, len)) >= 0;
 		}
 	}
+	str_set__free(&resolved);
 	free(names);
-	return 0;
+	return err;
 }
 
 /*
@@ -188,8 +196,9 @@ static struct btf_dedup_rules btf_encoders__dedup_rules(const struct btf_encoder
 }
 
 /*
- * The merged BTF @merged deduplicated: split BTF on the base into @out's raw
- * bytes, else into a new *@btf.  @merged's memory goes: it is of no use after.
+ * The merged BTF @merged deduplicated into @out's raw bytes, but for
+ * distilled_base, whose split BTF is libbpf's, into a new *@btf.
+ * @merged's memory goes: it is of no use after.
  */
 static int btf_encoders__dedup(const struct btf_encoder_input *in, struct btf_build *merged,
 			       bool ptrs_unique, struct btf_encoded *out, struct btf **btf,
@@ -198,8 +207,6 @@ static int btf_encoders__dedup(const struct btf_encoder_input *in, struct btf_bu
 	const struct btf_encoder_conf *conf = in->conf;
 	int err = conf->dedup_input ? btf_encoders__save_input(conf, merged) : 0;
 	struct btf_dedup_rules rules;
-	uint32_t size;
-	void *raw;
 
 	if (!err && conf->base && btf_sink__split_raw(in)) {
 		rules = btf_encoders__dedup_rules(conf, true);
@@ -213,19 +220,27 @@ static int btf_encoders__dedup(const struct btf_encoder_input *in, struct btf_bu
 	} else if (!err) {
 		/* The pointer rule would change nothing where the chunks' pointers are unique. */
 		rules = btf_encoders__dedup_rules(conf, !ptrs_unique);
-		err = btf_dedup__btf(merged, &rules, &raw, &size, nr_types);
-		/* The merged BTF goes first: its types and strings are the peak's. */
-		btf_build__free(merged);
-		if (!err) {
-			errno = 0;
-			*btf = btf__new(raw, size);
-			err = *btf ? 0 : -errno ?: -ENOMEM;
-			free(raw);
-		}
-		if (!err)
-			btf__set_pointer_size(*btf, in->ptr_size);
+		err = btf_dedup__btf(merged, &rules, &out->raw, &out->raw_size, nr_types);
 	}
 	btf_build__free(merged);
+	return err;
+}
+
+/* @out's raw bytes, the merged BTF deduplicated, made libbpf's in *@btf (and freed). */
+static int btf_encoders__to_libbpf(const struct btf_encoder_input *in, struct btf_encoded *out,
+				   struct btf **btf)
+{
+	int err = 0;
+
+	errno = 0;
+	*btf = btf__new(out->raw, out->raw_size);
+	if (!*btf)
+		err = -errno ?: -ENOMEM;
+	free(out->raw);
+	out->raw = NULL;
+	out->raw_size = 0;
+	if (!err)
+		btf__set_pointer_size(*btf, in->ptr_size);
 	return err;
 }
 
@@ -270,20 +285,28 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct b
 	if (!err && !conf->base && !in->whole_dedup) {
 		bool again;
 
-		err = btf_encoders__resolved_ambiguous(encoders, nr, btf, &again);
+		err = btf_encoders__resolved_ambiguous(encoders, nr, out->raw, &again);
 		if (!err && again) {
 			if (conf->verbose)
 				fprintf(stderr,
 					"btf_encoder: a chunk resolved a declaration of a name that several types bear: the chunks are encoded again, deduplicated once\n");
-			btf__free(btf);
+			free(out->raw);
+			out->raw = NULL;
 			return BTF_ENCODERS_AGAIN;
 		}
 	}
+	/* A vmlinux's BTF is libbpf's from here (btf_encoder.h). */
+	if (!err && !conf->base)
+		err = btf_encoders__to_libbpf(in, out, &btf);
 	if (conf->verbose)
 		fprintf(stderr,
 			"btf_encoder: merge %.3f s (%zu chunks, %u types), functions and variables %.3f s (choosing %.3f s on %u threads), dedup %.3f s (%u types)\n",
 			t_chunks - t_start, nr_chunks, nr_types, t_funcs - t_chunks, choosing, nr,
 			clock__now() - t_funcs, nr_out);
+	if (err) {
+		free(out->raw);
+		out->raw = NULL;
+	}
 	if (err || out->raw) {
 		btf__free(btf);
 		return err;
