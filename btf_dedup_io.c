@@ -139,21 +139,21 @@ static int dedup__load(struct dedup *d, struct btf_build *module, struct str_set
 /*
  * A BTF of its own: its @n types, in place, whose IDs are checked (the
  * strings wait until the types kept are known: dedup__own_strs(); or are
- * kept whole).
+ * kept whole).  Its IDs are the dedup's (d->nb is 1): each is checked in
+ * bulk, by the largest a type holds.
  */
 static int dedup__load_own(struct dedup *d, uint32_t n, struct btf_build *b)
 {
-	struct ids_shift s = { d->nb, n + 1 };
-	uint32_t id;
-	int err = 0;
+	uint32_t id, max_id = 0, max_str = 0;
+	int err;
 
 	d->nr = d->nb + n;
 	err = dedup__room(&d->types, &d->types_cap, n ?: 1, sizeof(*d->types));
 	for (id = 1; id <= n && !err; id++) {
 		d->types[id - 1] = btf_build__type(b, id);
-		err = btf_type__visit_ids(d->types[id - 1], shift_id, &s);
+		btf_type__max_refs(d->types[id - 1], &max_id, &max_str);
 	}
-	return err;
+	return err ?: (max_id <= n ? 0 : -EINVAL);
 }
 
 static int dedup__init(struct dedup *d)

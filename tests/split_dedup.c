@@ -735,6 +735,27 @@ static void case_carry(uint32_t n)
 	btf_build__free(&b);
 }
 
+/* An ID past the types is refused, never followed: the dedup's arrays end with the types. */
+static void case_bad_id(void)
+{
+	struct btf_dedup_mem *mem = btf_dedup_mem__new();
+	struct btf_build b = {};
+	const void *raw = NULL;
+	void *out = NULL;
+	uint32_t size, nr;
+	int n = btf_build__add_str(&b, "int");
+
+	check(mem && n > 0 && btf_build__add_int(&b, n, 4, 0) == 1 &&
+		      btf_build__add_ref(&b, BTF_KIND_PTR, 0, 3) == 2,
+	      "building a pointer to ID 3 of 2 types", "bad id");
+	check(btf_dedup__whole(mem, &b, &rules_libbpf_1_1, NULL, 0, &raw, &size, &nr) == -EINVAL,
+	      "refused by btf_dedup__whole()", "bad id");
+	check(btf_dedup__btf(&b, &rules_libbpf_1_1, &out, &size, &nr) == -EINVAL && !out,
+	      "refused by btf_dedup__btf()", "bad id");
+	btf_build__free(&b);
+	btf_dedup_mem__delete(mem);
+}
+
 /*
  * The same struct several times in a base: which one a module's becomes is
  * libbpf's order, which the base's types between them decide too.
@@ -806,6 +827,7 @@ int main(void)
 	check(compared - before >= 300, "300 of the 400 seeded pairs deduplicated", "seeded");
 	case_carry(3);
 	case_carry(70000);
+	case_bad_id();
 	before = compared;
 	mem = btf_dedup_mem__new();
 	for (i = 0; mem && i < 400; i++)
