@@ -393,6 +393,12 @@ int btf_encoder__collect_decl_tags(struct btf_encoder *e, Dwarf_Die *die, int co
 /* Copies @n decl tags of the current CU, from @first on, into the arena. */
 int btf_encoder__own_tags(struct btf_encoder *e, struct btf_decl_tag_ref **dst, size_t first,
 			  uint32_t n);
+/* After the join: decl tag @value on type @id of @btf, as libbpf's btf__add_decl_tag(). */
+int btf_encoders__add_decl_tag(struct btf_build *btf, const char *value, uint32_t id,
+			       int component);
+/* After the join: decl tags @tags[0..@nr) on type @id of @btf. */
+int btf_encoders__add_decl_tags(struct btf_build *btf, uint32_t id,
+				const struct btf_decl_tag_ref *tags, size_t nr);
 
 /* ---- btf_encoder_refs.c: the CU's type references ---- */
 
@@ -557,9 +563,6 @@ bool btf_sink__split_raw(const struct btf_encoder_input *in);
  */
 int btf_encoders__add_vars(struct btf_encoder **encoders, unsigned int nr, struct btf_build *btf,
 			   struct btf_encoded *out);
-/* Adds decl tags @tags[0..@nr) on type @id of @btf (btf_merge_funcs.c). */
-int btf_encoders__add_decl_tags(struct btf_build *btf, uint32_t id,
-				const struct btf_decl_tag_ref *tags, size_t nr);
 /*
  * Adds the FUNCs of all encoders' saved function states to @btf.  In v1.32
  * mode the choice of each name's FUNC, which only reads @btf, is made on

@@ -111,3 +111,24 @@ int btf_encoder__own_tags(struct btf_encoder *e, struct btf_decl_tag_ref **dst, 
 	*dst = t;
 	return 0;
 }
+
+int btf_encoders__add_decl_tag(struct btf_build *btf, const char *value, uint32_t id, int component)
+{
+	int off = btf_build__add_str(btf, value);
+
+	return off < 0 ? off : btf_build__add_decl_tag(btf, off, id, component);
+}
+
+int btf_encoders__add_decl_tags(struct btf_build *btf, uint32_t id,
+				const struct btf_decl_tag_ref *tags, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		int err = btf_encoders__add_decl_tag(btf, tags[i].value, id, tags[i].component);
+
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}

@@ -208,28 +208,6 @@ static int kfunc__arena_ptrs(struct btf_build *btf, const struct btf_encoder_con
 	return err;
 }
 
-/* A decl tag @value on @id: libbpf's btf__add_decl_tag(), the string added first. */
-static int add_decl_tag(struct btf_build *btf, const char *value, uint32_t id, int component)
-{
-	int off = btf_build__add_str(btf, value);
-
-	return off < 0 ? off : btf_build__add_decl_tag(btf, off, id, component);
-}
-
-int btf_encoders__add_decl_tags(struct btf_build *btf, uint32_t id,
-				const struct btf_decl_tag_ref *tags, size_t nr)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++) {
-		int err = add_decl_tag(btf, tags[i].value, id, tags[i].component);
-
-		if (err < 0)
-			return err;
-	}
-	return 0;
-}
-
 /* A FUNC_PROTO's parameter: libbpf's btf__add_func_param(), the name added first. */
 static int add_param(struct btf_build *btf, const char *name, uint32_t type)
 {
@@ -273,10 +251,10 @@ static int btf_encoders__add_func(struct btf_build *btf, const struct btf_encode
 		return func;
 	if (!as_kfunc)
 		return btf_encoders__add_decl_tags(btf, func, s->tags, s->nr_tags);
-	if (entry->kfunc && (err = add_decl_tag(btf, "bpf_kfunc", func, -1)) < 0)
+	if (entry->kfunc && (err = btf_encoders__add_decl_tag(btf, "bpf_kfunc", func, -1)) < 0)
 		return err;
 	if ((entry->kfunc_flags & KF_FASTCALL) &&
-	    (err = add_decl_tag(btf, "bpf_fastcall", func, -1)) < 0)
+	    (err = btf_encoders__add_decl_tag(btf, "bpf_fastcall", func, -1)) < 0)
 		return err;
 	return btf_encoders__add_decl_tags(btf, func, s->tags, s->nr_tags);
 }
