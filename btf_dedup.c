@@ -11,7 +11,6 @@
 #include "btf_dedup.h"
 #include "lib/btf_build.h"
 #include "lib/btf_types.h"
-#include "lib/ptr_map.h"
 
 /*
  * The types the pointer rule reads and rewrites: a build's, or those of a
@@ -61,13 +60,13 @@ static int ptr_merge__remap(uint32_t *id, void *ctx)
 /*
  * Finds, in m->to, the pointers of @p's types that the pointer rule merges
  * into an earlier one (0 for the others); *@any says whether there is one.
- * The target ID + 1 is the key: ptr_map takes pointers, never NULL.  Only
- * pointers whose target IDs are equal are merged, as libbpf compares them.
+ * Only pointers whose target IDs are equal are merged, as libbpf compares
+ * them: the first pointer to each target is found by the target's ID, in
+ * an array as long as the types (a module's merged BTF holds a million).
  */
 static int ptr_merge__find(const struct ptr_types *p, struct ptr_merge *m, bool *any)
 {
-	uint32_t id, canon;
-	struct ptr_map seen = {};
+	uint32_t id, *first;
 	int err = 0;
 
 	m->first = p->first;
@@ -76,22 +75,25 @@ static int ptr_merge__find(const struct ptr_types *p, struct ptr_merge *m, bool 
 	if (p->end <= p->first)
 		return 0;
 	m->to = calloc(p->end - p->first, sizeof(*m->to));
-	if (!m->to)
+	first = calloc(p->end, sizeof(*first));
+	if (!m->to || !first) {
+		free(first);
 		return -ENOMEM;
+	}
 	for (id = p->first; id < p->end && !err; id++) {
 		const struct btf_type *t = ptr_types__type(p, id);
-		const void *key = (const void *)((uintptr_t)t->type + 1);
 
 		if (!btf_is_ptr(t))
 			continue;
-		if (ptr_map__find(&seen, key, &canon)) {
-			m->to[id - m->first] = canon;
-			*any = true;
-		} else {
-			err = ptr_map__add(&seen, key, id);
-		}
+		if (t->type >= p->end)
+			err = -EINVAL;
+		else if (first[t->type])
+			m->to[id - m->first] = first[t->type];
+		else
+			first[t->type] = id;
+		*any |= m->to[id - m->first] != 0;
 	}
-	ptr_map__free(&seen);
+	free(first);
 	return err;
 }
 

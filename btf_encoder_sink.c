@@ -35,6 +35,7 @@ bool btf_sink__split_raw(const struct btf_encoder_input *in)
 struct btf_sink {
 	pthread_mutex_t lock;
 	struct btf_build btf;
+	struct btf_build_strmap strmap; /* the appending worker's: where a chunk's strings went */
 	DARRAY(struct btf_chunk *) ready; /* by index; NULL: not ended yet */
 	uint32_t next; /* the first chunk not appended */
 	bool appending;
@@ -58,20 +59,22 @@ void btf_sink__delete(struct btf_sink *s)
 	if (!s)
 		return;
 	btf_build__free(&s->btf);
+	btf_build_strmap__free(&s->strmap);
 	darray__free(&s->ready);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }
 
-/* Appends chunk @c to @btf; its types must be all of its BTF's. */
-static int btf_chunk__append(struct btf_chunk *c, struct btf_build *btf)
+/* Appends chunk @c to @btf, @map serving the strings; its types must be all of its BTF's. */
+static int btf_chunk__append(struct btf_chunk *c, struct btf_build *btf,
+			     struct btf_build_strmap *map)
 {
 	int first;
 
 	if (c->first_id != 1 || c->nr_types != btf_build__type_cnt(c->built) - 1)
 		return -EPROTO;
 	c->merged_id = btf_build__type_cnt(btf);
-	first = btf_build__append(btf, c->built);
+	first = btf_build__append(btf, c->built, map);
 	return first < 0 ? first : 0;
 }
 
@@ -108,7 +111,7 @@ int btf_sink__put(struct btf_sink *s, struct btf_chunk *c)
 		struct btf_chunk *next = s->ready.data[s->next];
 
 		pthread_mutex_unlock(&s->lock);
-		err = btf_chunk__append(next, &s->btf);
+		err = btf_chunk__append(next, &s->btf, &s->strmap);
 		pthread_mutex_lock(&s->lock);
 		s->err = err;
 		s->next += !err;
@@ -132,6 +135,7 @@ int btf_sink__take(struct btf_sink *s, struct btf_chunk **chunks, size_t n, stru
 		free(chunks[i]->built);
 		chunks[i]->built = NULL;
 	}
+	btf_build_strmap__free(&s->strmap);
 	*out = &s->btf;
 	return 0;
 }

@@ -377,6 +377,7 @@ struct append {
 	struct btf_build *dst;
 	const struct btf_build *src;
 	uint32_t shift; /* what the IDs move by */
+	uint32_t *to; /* a btf_build_strmap's, or NULL */
 };
 
 static int append_str(uint32_t *off, void *ctx)
@@ -386,9 +387,15 @@ static int append_str(uint32_t *off, void *ctx)
 
 	if (!*off)
 		return 0;
+	if (a->to && *off < a->src->strs.len && a->to[*off]) {
+		*off = a->to[*off] - 1;
+		return 0;
+	}
 	at = btf_build__add_str(a->dst, btf_build__str(a->src, *off));
 	if (at < 0)
 		return at;
+	if (a->to && *off < a->src->strs.len)
+		a->to[*off] = at + 1;
 	*off = at;
 	return 0;
 }
@@ -400,12 +407,38 @@ static int append_id(uint32_t *id, void *ctx)
 	return 0;
 }
 
-int btf_build__append(struct btf_build *b, const struct btf_build *src)
+/* @map's room for @len offsets, all unset: 0 or -ENOMEM. */
+static int btf_build_strmap__reset(struct btf_build_strmap *map, uint32_t len)
 {
-	struct append a = { b, src, b->nr };
-	uint32_t first = b->nr + 1, id;
-	int err = 0;
+	if (len > map->cap) {
+		uint32_t *to = realloc(map->to, (size_t)len * sizeof(*to));
 
+		if (!to)
+			return -ENOMEM;
+		map->to = to;
+		map->cap = len;
+	}
+	if (len)
+		memset(map->to, 0, (size_t)len * sizeof(*map->to));
+	return 0;
+}
+
+void btf_build_strmap__free(struct btf_build_strmap *map)
+{
+	if (!map)
+		return;
+	free(map->to);
+	*map = (struct btf_build_strmap){};
+}
+
+int btf_build__append(struct btf_build *b, const struct btf_build *src,
+		      struct btf_build_strmap *map)
+{
+	struct append a = { b, src, b->nr, NULL };
+	uint32_t first = b->nr + 1, id;
+	int err = map ? btf_build_strmap__reset(map, src->strs.len) : 0;
+
+	a.to = map ? map->to : NULL;
 	for (id = 1; id <= src->nr && !err; id++) {
 		const struct btf_type *t = btf_build__type(src, id);
 		int at = btf_build__add_type(b, t);

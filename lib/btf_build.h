@@ -105,13 +105,27 @@ int64_t btf_build__resolve_size(const struct btf_build *b, uint32_t id);
 int btf_build__find_str(const struct btf_build *b, const char *s);
 
 /*
+ * Where each string of an appended BTF went, by its offset there: memory an
+ * owner appending BTF after BTF keeps from one append to the next (NULL
+ * for none: each string reference is then looked up again).
+ */
+struct btf_build_strmap {
+	uint32_t *to; /* to[off]: 1 + the string's offset in the BTF appended to; 0: not yet */
+	uint32_t cap;
+};
+
+void btf_build_strmap__free(struct btf_build_strmap *map);
+
+/*
  * Appends all of @src's types to @b, as libbpf 1.1's btf__add_btf() appends
  * a BTF to one of its own: their IDs moved past @b's, their strings @b's
- * (each added in the order libbpf visits them, those @b has reused).  The
- * ID of the first, or a negative errno (@b then holds what was appended:
- * no use but to free it).
+ * (each added in the order libbpf visits them, those @b has reused;
+ * through @map, unless NULL, each string of @src is looked up once).  The
+ * ID of the first (the next ID, when @src has none), or a negative errno
+ * (@b then holds what was appended: no use but to free it).
  */
-int btf_build__append(struct btf_build *b, const struct btf_build *src);
+int btf_build__append(struct btf_build *b, const struct btf_build *src,
+		      struct btf_build_strmap *map);
 
 /*
  * @b, empty, made the raw BTF at @raw of @size bytes (btf_build__raw()'s

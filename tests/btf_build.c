@@ -375,20 +375,32 @@ static void append(void)
 {
 	static const char *const dst_names[] = { "int", "s" }, *const src_names[] = { "x", "int" };
 	struct pair dst, src, empty;
-	struct btf_build loaded = {};
+	struct btf_build loaded = {}, copy = {};
+	struct btf_build_strmap map = {};
+	struct btf *dst_copy;
 	uint32_t size, loaded_size = 0;
+	const void *dst_raw;
 	void *raw, *again = NULL;
 
 	pair__begin(&dst, "appended");
 	pair__begin(&src, "appended's source");
 	pair__fill(&dst, dst_names);
 	pair__fill(&src, src_names);
-	same(&dst, btf__add_btf(dst.libbpf, src.libbpf), btf_build__append(&dst.ours, &src.ours),
-	     "appending");
-	same(&dst, btf__add_btf(dst.libbpf, src.libbpf), btf_build__append(&dst.ours, &src.ours),
-	     "appending again");
+	/* A third BTF, whose strings lie elsewhere than the source's: dst as it is now. */
+	dst_raw = btf__raw_data(dst.libbpf, &size);
+	dst_copy = dst_raw ? btf__new(dst_raw, size) : NULL;
+	check(dst_copy && !btf_build__load_raw(&copy, dst_raw, size),
+	      "copying the BTF appended to");
+	same(&dst, btf__add_btf(dst.libbpf, src.libbpf),
+	     btf_build__append(&dst.ours, &src.ours, NULL), "appending");
+	/* Once more, the strings through a map (the sink's way), kept for the next append. */
+	same(&dst, btf__add_btf(dst.libbpf, src.libbpf),
+	     btf_build__append(&dst.ours, &src.ours, &map), "appending again, by a string map");
+	same(&dst, btf__add_btf(dst.libbpf, dst_copy), btf_build__append(&dst.ours, &copy, &map),
+	     "appending another, by the same map");
 	pair__begin(&empty, "nothing appended");
-	check(btf_build__append(&dst.ours, &empty.ours) == (int)btf_build__type_cnt(&dst.ours),
+	check(btf_build__append(&dst.ours, &empty.ours, &map) ==
+		      (int)btf_build__type_cnt(&dst.ours),
 	      "appending nothing: the next ID");
 	raw = btf_build__raw(&dst.ours, &size);
 	check(raw && !btf_build__load_raw(&loaded, raw, size), "loading the raw bytes");
@@ -400,6 +412,9 @@ static void append(void)
 	free(raw);
 	free(again);
 	btf_build__free(&loaded);
+	btf_build__free(&copy);
+	btf__free(dst_copy);
+	btf_build_strmap__free(&map);
 	pair__end(&empty);
 	pair__end(&src);
 	pair__end(&dst);
