@@ -111,9 +111,7 @@ static int btf_chunk__finish(struct btf_chunk *c, struct btf_build *b)
 	*c->built = *b;
 	*b = (struct btf_build){};
 	/* Nothing is added to it now: the index of its strings goes. */
-	free(c->built->strs.slots);
-	c->built->strs.slots = NULL;
-	c->built->strs.mask = c->built->strs.nr = 0;
+	str_set__drop_index(&c->built->strs);
 	return 0;
 }
 

@@ -98,6 +98,13 @@ void str_set__clear(struct str_set *s)
 	s->len = s->nr = 0;
 }
 
+void str_set__drop_index(struct str_set *s)
+{
+	free(s->slots);
+	s->slots = NULL;
+	s->mask = s->nr = 0;
+}
+
 void str_set__free(struct str_set *s)
 {
 	free(s->data);

@@ -26,6 +26,11 @@ int str_set__add(struct str_set *s, const char *str);
 int str_set__find(const struct str_set *s, const char *str, size_t len, uint32_t hash);
 /* No strings, the memory kept. */
 void str_set__clear(struct str_set *s);
+/*
+ * The strings kept, to read (s->data, s->len), the index to find them gone:
+ * no str_set__add() or str_set__find() after, but str_set__free().
+ */
+void str_set__drop_index(struct str_set *s);
 void str_set__free(struct str_set *s);
 
 /* The hash of the @len bytes at @s that the set uses (FNV-1a), for indexes of strings elsewhere. */
