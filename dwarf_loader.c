@@ -670,40 +670,6 @@ struct worker {
 	pthread_t thread;
 };
 
-static bool lang_listed(const int *langs, int lang)
-{
-	for (; langs && *langs; langs++)
-		if (*langs == lang)
-			return true;
-	return false;
-}
-
-/* Why @filter leaves out the CU of @cu_die, or NULL when it is encoded. */
-static const char *cu_filter__why(const struct dwarf_cu_filter *filter, Dwarf_Die *cu_die)
-{
-	const char *name;
-	int lang;
-
-	if (!filter)
-		return NULL;
-	lang = dwarf_srclang(cu_die);
-	if (lang_listed(filter->lang_exclude, lang))
-		return "language excluded";
-	if (filter->lang_include && *filter->lang_include &&
-	    !lang_listed(filter->lang_include, lang))
-		return "language not included";
-	name = dwarf_diename(cu_die);
-	if (filter->name_exclude &&
-	    (!name || !strncmp(name, filter->name_exclude, strlen(filter->name_exclude))))
-		return "name excluded";
-	return NULL;
-}
-
-bool dwarf_cu_filter__excludes(const struct dwarf_cu_filter *filter, Dwarf_Die *cu_die)
-{
-	return cu_filter__why(filter, cu_die) != NULL;
-}
-
 /* The offset just past the unit whose DIE is @cu_die, or 0. */
 static Dwarf_Off unit_end(Dwarf *dwarf, Dwarf_Die *cu_die)
 {
@@ -853,7 +819,7 @@ static bool cu_queue__take(struct cu_queue *q, struct dwarf_chunk *chunk)
 				fprintf(stderr, "skipping CU %s: a partial unit\n",
 					dwarf_diename(cu_die) ?: "?");
 		} else if (unit_type == DW_UT_compile || unit_type == DW_UT_partial) {
-			const char *why = cu_filter__why(q->filter, cu_die);
+			const char *why = dwarf_cu_filter__why(q->filter, cu_die);
 
 			if (!why)
 				chunk->cu_index[chunk->nr++] = index;

@@ -126,6 +126,11 @@ struct dwarf_cu_filter {
 	const char *name_exclude; /* a CU whose name begins so, or without a name */
 };
 
+/*
+ * Why @filter (NULL: none) leaves out the unit whose DIE is @cu_die, in
+ * words for -V, or NULL when it is encoded (dwarf_cu_filter.c).
+ */
+const char *dwarf_cu_filter__why(const struct dwarf_cu_filter *filter, Dwarf_Die *cu_die);
 /* Whether @filter leaves out the unit whose DIE is @cu_die. */
 bool dwarf_cu_filter__excludes(const struct dwarf_cu_filter *filter, Dwarf_Die *cu_die);
 
