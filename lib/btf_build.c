@@ -457,29 +457,28 @@ int btf_build__append(struct btf_build *b, const struct btf_build *src,
 int btf_build__load_raw(struct btf_build *b, const void *raw, uint32_t size)
 {
 	const struct btf_header *hdr = raw;
-	const char *types = (const char *)(hdr + 1);
-	uint32_t off, n = 0;
+	const char *start = (const char *)(hdr + 1);
+	/* Each type takes 12 bytes at least: room for the index in one walk. */
+	uint32_t off, cap = hdr->type_len / sizeof(struct btf_type) + 1;
 
 	if (size < sizeof(*hdr) || hdr->hdr_len != sizeof(*hdr) ||
 	    size - sizeof(*hdr) < (uint64_t)hdr->str_off + hdr->str_len ||
-	    hdr->type_off + hdr->type_len > hdr->str_off)
+	    (uint64_t)hdr->type_off + hdr->type_len > hdr->str_off)
 		return -EINVAL;
-	for (off = 0; off < hdr->type_len; n++)
-		off += btf_type__size((const struct btf_type *)(types + hdr->type_off + off));
 	b->types = malloc(hdr->type_len ?: 1);
-	b->offs = malloc((n ?: 1) * sizeof(*b->offs));
+	b->offs = malloc(cap * sizeof(*b->offs));
 	b->strs.data = malloc(hdr->str_len ?: 1);
 	if (!b->types || !b->offs || !b->strs.data)
 		return -ENOMEM;
-	memcpy(b->types, types + hdr->type_off, hdr->type_len);
-	memcpy(b->strs.data, types + hdr->str_off, hdr->str_len);
+	memcpy(b->types, start + hdr->type_off, hdr->type_len);
+	memcpy(b->strs.data, start + hdr->str_off, hdr->str_len);
 	b->types_len = b->types_cap = hdr->type_len;
 	b->strs.len = b->strs.cap = hdr->str_len;
-	for (off = 0, b->nr = 0; b->nr < n; b->nr++) {
+	b->offs_cap = cap;
+	for (off = 0, b->nr = 0; off < hdr->type_len && b->nr < cap; b->nr++) {
 		b->offs[b->nr] = off;
 		off += btf_type__size(btf_build__type(b, b->nr + 1));
 	}
-	b->offs_cap = n;
 	return off == hdr->type_len ? 0 : -EINVAL;
 }
 
