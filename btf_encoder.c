@@ -36,12 +36,17 @@ static int btf_encoder__encode_die(struct btf_encoder *e, Dwarf_Die *die);
  * negative errno.  libbpf interns a string by hashing and comparing its
  * characters; the linker shares the DWARF's strings in .debug_str, so the
  * CUs of a chunk hand back the same pointer for the same name, and it is
- * looked up by address first.  A name written inline in the DIE has a
- * pointer of its own, and would only crowd the map.
+ * looked up by where it lies first: its offset in .debug_str (a map of
+ * half the size of a pointer map, for the millions of member names), else
+ * its address.  A name written inline in the DIE has a pointer of its own,
+ * and would only crowd the map.
  */
 static int btf_encoder__str(struct btf_encoder *e, const struct die_attrs *a)
 {
-	const char *name = a->name;
+	const char *name = a->name, *str = e->in->debug_str;
+	uintptr_t at = (uintptr_t)name, start = (uintptr_t)str;
+	bool in_str = str && at >= start && at < (uintptr_t)e->in->debug_str_end &&
+		      at - start <= OFF_MAP_KEY_MAX;
 	uint32_t off;
 	int err;
 
@@ -49,8 +54,9 @@ static int btf_encoder__str(struct btf_encoder *e, const struct die_attrs *a)
 		return 0;
 	if (a->name_inline)
 		return btf_build__add_str(&e->build, name);
-	/* A known pointer is not even read: the string is likely out of the cache. */
-	if (ptr_map__find(&e->strs, name, &off))
+	/* A known string is not even read: it is likely out of the cache. */
+	if (in_str ? off_map__find(&e->debug_strs, at - start, &off) :
+		     ptr_map__find(&e->strs, name, &off))
 		return off;
 	if (!*name)
 		return 0;
@@ -58,7 +64,8 @@ static int btf_encoder__str(struct btf_encoder *e, const struct die_attrs *a)
 	if (err < 0)
 		return err;
 	off = err;
-	err = ptr_map__add(&e->strs, name, off);
+	err = in_str ? off_map__add(&e->debug_strs, at - start, off) :
+		       ptr_map__add(&e->strs, name, off);
 	return err ?: (int)off;
 }
 
@@ -950,6 +957,7 @@ void btf_encoder__delete(struct btf_encoder *e)
 	darray__free(&e->resolved_decls);
 	arena__free(&e->arena);
 	ptr_map__free(&e->strs);
+	off_map__free(&e->debug_strs);
 	dwarf_locs__free(&e->locs);
 	btf_encoder_cu__free(&e->cu);
 	btf_encoder__free_foreign(e);

@@ -42,6 +42,7 @@ int btf_encoder__begin_chunk(struct btf_encoder *e, uint32_t index)
 	e->chunk_sightings.nr = 0;
 	e->chunk_first_var = e->vars.nr;
 	ptr_map__clear(&e->strs);
+	off_map__clear(&e->debug_strs);
 	return 0;
 }
 

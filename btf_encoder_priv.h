@@ -58,6 +58,7 @@
 #include "lib/arena.h"
 #include "lib/btf_build.h"
 #include "lib/darray.h"
+#include "lib/off_map.h"
 #include "lib/ptr_map.h"
 
 /*
@@ -268,7 +269,9 @@ struct btf_encoder {
 	struct arena arena; /* what saved functions and variables point to */
 	/* The names of the declarations its chunks' dedups resolved, in the arena. */
 	DARRAY(const char *) resolved_decls;
-	struct ptr_map strs; /* the DWARF's strings -> their offsets in the chunk's BTF */
+	/* The DWARF's strings -> their offsets in the chunk's BTF: by offset in .debug_str, else by pointer. */
+	struct off_map debug_strs;
+	struct ptr_map strs;
 	struct dwarf_locs locs; /* the parameters' locations, read without libdw's cache */
 	struct btf_encoder_cu cu;
 	/*
