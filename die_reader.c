@@ -10,8 +10,19 @@
 struct die_reader_spec {
 	uint16_t name;
 	uint16_t form;
+	uint8_t size; /* of the value, SIZE_VARIES when the bytes say */
 	bool wanted;
+	/*
+	 * Of a DW_FORM_implicit_const: its value, in the abbreviation, where
+	 * libdw's attribute points (dwarf_getattrs()), for every DIE of the code.
+	 */
+	const unsigned char *implicit;
 };
+
+#define SIZE_VARIES UINT8_MAX
+/* A plan's fixed when a value's size varies, its sibling when it has no DW_AT_sibling. */
+#define NO_FIXED UINT32_MAX
+#define NO_SIBLING UINT16_MAX
 
 enum plan_state {
 	PLAN_NONE, /* not made yet */
@@ -26,6 +37,8 @@ struct die_reader_code {
 	uint16_t nr;
 	uint8_t state; /* enum plan_state */
 	bool has_children;
+	uint16_t sibling; /* which attribute is DW_AT_sibling */
+	uint32_t fixed; /* the size of all the values, when none varies */
 };
 
 /* The longest abbreviation code kept: two ULEB128 bytes. */
@@ -58,6 +71,7 @@ void die_reader__begin_cu(struct die_reader *r, Dwarf_Die *cu_die, bool big_endi
 
 	r->cu = cu_die->cu;
 	r->end = cu_end(r, cu_die);
+	r->start = r->end ? (const unsigned char *)cu_die->addr - dwarf_cuoffset(cu_die) : NULL;
 	if (dwarf_cu_info(cu_die->cu, &version, &unit_type, NULL, NULL, NULL, &addr_size,
 			  &offset_size) != 0)
 		r->end = NULL; /* all left to libdw */
@@ -69,6 +83,7 @@ void die_reader__begin_cu(struct die_reader *r, Dwarf_Die *cu_die, bool big_endi
 	r->codes.nr = 0;
 	r->specs.nr = 0;
 	r->last_die = NULL;
+	r->walked_die = NULL;
 }
 
 void die_reader__init(struct die_reader *r, const unsigned char *info,
@@ -131,51 +146,154 @@ static struct die_reader_code *die_reader__set_abbrev(struct die_reader *r, Dwar
 	return c;
 }
 
+/*
+ * Gives the DIE just walked to its abbreviation, and remembers its code and
+ * where its attributes start: reading them next finds the plan at once.
+ */
 static void die_reader__abbrev(struct die_reader *r, Dwarf_Die *die)
 {
 	const unsigned char *attrs;
 	size_t code = die_code(r, die, &attrs);
 
-	if (code)
-		die_reader__set_abbrev(r, die, code);
+	r->walked_die = NULL;
+	if (code && die_reader__set_abbrev(r, die, code)) {
+		r->walked_die = die->addr;
+		r->walked_code = code;
+		r->walked_attrs = attrs;
+	}
 }
 
 int die_reader__child(struct die_reader *r, Dwarf_Die *die, Dwarf_Die *child)
 {
-	int rc = dwarf_child(die, child);
+	const unsigned char *p;
+	int rc;
 
+	/* The DIE whose attributes were just read: its children follow them. */
+	if (die->addr == r->last_die && die->cu == r->cu) {
+		if (!r->last_has_children)
+			return 1;
+		/* A null entry first, even spelt with 0x80 bytes, is no child (dwarf_child()). */
+		for (p = r->last_end; p < r->end && *p == 0x80; p++)
+			;
+		if (p >= r->end || !*p)
+			return 1;
+		*child = (Dwarf_Die){ .addr = (void *)r->last_end, .cu = r->cu };
+		die_reader__abbrev(r, child);
+		return 0;
+	}
+	rc = dwarf_child(die, child);
 	if (rc == 0)
 		die_reader__abbrev(r, child);
 	return rc;
 }
 
-int die_reader__sibling(struct die_reader *r, Dwarf_Die *die)
+/* The size of every value of @form in the unit, or SIZE_VARIES. */
+static uint8_t form_fixed_size(const struct die_reader *r, unsigned int form)
 {
-	int rc;
-
-	/*
-	 * A DIE without children whose attributes were just read ends where
-	 * they do: its sibling follows, or the null entry that ends the list.
-	 */
-	if (die->addr == r->last_die && r->last_end && r->last_end < r->end) {
-		if (*r->last_end == 0)
-			return 1;
-		*die = (Dwarf_Die){ .addr = (void *)r->last_end, .cu = r->cu };
-		die_reader__abbrev(r, die);
+	switch (form) {
+	case DW_FORM_flag_present:
+	case DW_FORM_implicit_const:
 		return 0;
+	case DW_FORM_data1:
+	case DW_FORM_ref1:
+	case DW_FORM_flag:
+	case DW_FORM_strx1:
+	case DW_FORM_addrx1:
+		return 1;
+	case DW_FORM_data2:
+	case DW_FORM_ref2:
+	case DW_FORM_strx2:
+	case DW_FORM_addrx2:
+		return 2;
+	case DW_FORM_strx3:
+	case DW_FORM_addrx3:
+		return 3;
+	case DW_FORM_data4:
+	case DW_FORM_ref4:
+	case DW_FORM_ref_sup4:
+	case DW_FORM_strx4:
+	case DW_FORM_addrx4:
+		return 4;
+	case DW_FORM_data8:
+	case DW_FORM_ref8:
+	case DW_FORM_ref_sig8:
+	case DW_FORM_ref_sup8:
+		return 8;
+	case DW_FORM_data16:
+		return 16;
+	case DW_FORM_addr:
+		return r->addr_size;
+	case DW_FORM_ref_addr:
+		return r->version < 3 ? r->addr_size : r->offset_size;
+	case DW_FORM_strp:
+	case DW_FORM_line_strp:
+	case DW_FORM_sec_offset:
+	case DW_FORM_strp_sup:
+		return r->offset_size;
+	default:
+		return SIZE_VARIES;
 	}
-	rc = dwarf_siblingof(die, die);
-
-	if (rc == 0)
-		die_reader__abbrev(r, die);
-	return rc;
 }
 
-/* Whether the plan can size @form; a wanted implicit constant is left to libdw. */
-static bool form_planned(unsigned int form, bool wanted)
+/* The size of the value of @form at @p, which varies, or false when it runs past @end. */
+static bool form_varying_size(const struct die_reader *r, unsigned int form, const unsigned char *p,
+			      const unsigned char *end, uint64_t *size)
 {
-	if (form == DW_FORM_implicit_const)
-		return !wanted;
+	const unsigned char *q = p;
+	uint64_t len;
+	unsigned int n;
+
+	switch (form) {
+	case DW_FORM_sdata:
+	case DW_FORM_udata:
+	case DW_FORM_ref_udata:
+	case DW_FORM_strx:
+	case DW_FORM_addrx:
+	case DW_FORM_loclistx:
+	case DW_FORM_rnglistx:
+		if (!leb128__read(&q, end, &len, false))
+			return false;
+		*size = q - p;
+		return true;
+	case DW_FORM_string:
+		q = memchr(p, '\0', end - p);
+		if (!q)
+			return false;
+		*size = q - p + 1;
+		return true;
+	case DW_FORM_block1:
+	case DW_FORM_block2:
+	case DW_FORM_block4:
+		n = form == DW_FORM_block1 ? 1 : form == DW_FORM_block2 ? 2 : 4;
+		if ((uint64_t)(end - p) < n)
+			return false;
+		*size = n + die_reader__fixed(p, n, r->big_endian);
+		break;
+	case DW_FORM_block:
+	case DW_FORM_exprloc:
+		if (!leb128__read(&q, end, &len, false))
+			return false;
+		*size = (q - p) + len;
+		break;
+	default:
+		return false;
+	}
+	return *size <= (uint64_t)(end - p);
+}
+
+/* The size of the value of @spec at @p, or false when it runs past the unit. */
+static inline bool spec_size(const struct die_reader *r, const struct die_reader_spec *spec,
+			     const unsigned char *p, uint64_t *size)
+{
+	if (spec->size == SIZE_VARIES)
+		return form_varying_size(r, spec->form, p, r->end, size);
+	*size = spec->size;
+	return spec->size <= r->end - p;
+}
+
+/* Whether the plan can size @form. */
+static bool form_planned(unsigned int form)
+{
 	return form >= DW_FORM_addr && form <= DW_FORM_addrx4 && form != DW_FORM_indirect &&
 	       form != 0x02; /* unused in DWARF 2 to 5 */
 }
@@ -199,12 +317,23 @@ static int plan_recorder__attr(Dwarf_Attribute *attr, void *arg)
 		rec->cb(attr, rec->arg);
 	if (rec->plan->state != PLAN_NONE)
 		return DWARF_CB_OK;
-	if (!form_planned(form, wanted) || rec->plan->nr == UINT16_MAX ||
+	if (!form_planned(form) || rec->plan->nr == UINT16_MAX ||
 	    !(spec = darray__push(&rec->r->specs))) {
 		rec->plan->state = PLAN_LIBDW;
 		return DWARF_CB_OK;
 	}
-	*spec = (struct die_reader_spec){ .name = name, .form = form, .wanted = wanted };
+	*spec = (struct die_reader_spec){ .name = name,
+					  .form = form,
+					  .size = form_fixed_size(rec->r, form),
+					  .wanted = wanted,
+					  .implicit = form == DW_FORM_implicit_const ? attr->valp :
+										       NULL };
+	if (name == DW_AT_sibling && rec->plan->sibling == NO_SIBLING)
+		rec->plan->sibling = rec->plan->nr;
+	if (spec->size == SIZE_VARIES)
+		rec->plan->fixed = NO_FIXED;
+	else if (rec->plan->fixed != NO_FIXED)
+		rec->plan->fixed += spec->size;
 	rec->plan->nr++;
 	return DWARF_CB_OK;
 }
@@ -222,6 +351,8 @@ static void die_reader__make_plan(struct die_reader *r, Dwarf_Die *die,
 	struct plan_recorder rec = { r, plan, cb, arg };
 
 	plan->first = r->specs.nr;
+	plan->sibling = NO_SIBLING;
+	plan->fixed = 0;
 	plan->has_children = dwarf_abbrevhaschildren(die->abbrev) != 0;
 	if (dwarf_getattrs(die, plan_recorder__attr, &rec, 0) != 1)
 		plan->state = PLAN_LIBDW;
@@ -238,8 +369,16 @@ static const struct die_reader_code *die_reader__plan(struct die_reader *r, Dwar
 						      int (*cb)(Dwarf_Attribute *attr, void *arg),
 						      void *arg, bool *done)
 {
-	size_t code = die_code(r, die, attrs);
-	struct die_reader_code *plan = code ? die_reader__set_abbrev(r, die, code) : NULL;
+	size_t code;
+	struct die_reader_code *plan;
+
+	if (die->addr == r->walked_die && die->cu == r->cu && die->abbrev) {
+		*attrs = r->walked_attrs;
+		plan = &r->codes.data[r->walked_code];
+	} else {
+		code = die_code(r, die, attrs);
+		plan = code ? die_reader__set_abbrev(r, die, code) : NULL;
+	}
 
 	if (!plan)
 		return NULL;
@@ -251,100 +390,20 @@ static const struct die_reader_code *die_reader__plan(struct die_reader *r, Dwar
 	return plan->state == PLAN_READY ? plan : NULL;
 }
 
-/* The size of the value of @form at @p, or false when it runs past @end. */
-static bool form_size(const struct die_reader *r, unsigned int form, const unsigned char *p,
-		      const unsigned char *end, uint64_t *size)
+/*
+ * The plan of @die for a walk that reads no value, made first if need be,
+ * or NULL: the DIE is then left to libdw.
+ */
+static const struct die_reader_code *die_reader__walk_plan(struct die_reader *r, Dwarf_Die *die,
+							   const unsigned char **attrs)
 {
-	const unsigned char *q = p;
-	uint64_t len;
+	const struct die_reader_code *plan;
+	bool done = false;
 
-	switch (form) {
-	case DW_FORM_flag_present:
-	case DW_FORM_implicit_const:
-		*size = 0;
-		return true;
-	case DW_FORM_data1:
-	case DW_FORM_ref1:
-	case DW_FORM_flag:
-	case DW_FORM_strx1:
-	case DW_FORM_addrx1:
-		*size = 1;
-		break;
-	case DW_FORM_data2:
-	case DW_FORM_ref2:
-	case DW_FORM_strx2:
-	case DW_FORM_addrx2:
-		*size = 2;
-		break;
-	case DW_FORM_strx3:
-	case DW_FORM_addrx3:
-		*size = 3;
-		break;
-	case DW_FORM_data4:
-	case DW_FORM_ref4:
-	case DW_FORM_ref_sup4:
-	case DW_FORM_strx4:
-	case DW_FORM_addrx4:
-		*size = 4;
-		break;
-	case DW_FORM_data8:
-	case DW_FORM_ref8:
-	case DW_FORM_ref_sig8:
-	case DW_FORM_ref_sup8:
-		*size = 8;
-		break;
-	case DW_FORM_data16:
-		*size = 16;
-		break;
-	case DW_FORM_addr:
-		*size = r->addr_size;
-		break;
-	case DW_FORM_ref_addr:
-		*size = r->version < 3 ? r->addr_size : r->offset_size;
-		break;
-	case DW_FORM_strp:
-	case DW_FORM_line_strp:
-	case DW_FORM_sec_offset:
-	case DW_FORM_strp_sup:
-		*size = r->offset_size;
-		break;
-	case DW_FORM_sdata:
-	case DW_FORM_udata:
-	case DW_FORM_ref_udata:
-	case DW_FORM_strx:
-	case DW_FORM_addrx:
-	case DW_FORM_loclistx:
-	case DW_FORM_rnglistx:
-		if (!leb128__read(&q, end, &len, false))
-			return false;
-		*size = q - p;
-		return true;
-	case DW_FORM_string:
-		q = memchr(p, '\0', end - p);
-		if (!q)
-			return false;
-		*size = q - p + 1;
-		return true;
-	case DW_FORM_block1:
-	case DW_FORM_block2:
-	case DW_FORM_block4: {
-		unsigned int n = form == DW_FORM_block1 ? 1 : form == DW_FORM_block2 ? 2 : 4;
-
-		if ((uint64_t)(end - p) < n)
-			return false;
-		*size = n + die_reader__fixed(p, n, r->big_endian);
-		break;
-	}
-	case DW_FORM_block:
-	case DW_FORM_exprloc:
-		if (!leb128__read(&q, end, &len, false))
-			return false;
-		*size = (q - p) + len;
-		break;
-	default:
-		return false;
-	}
-	return *size <= (uint64_t)(end - p);
+	plan = die_reader__plan(r, die, attrs, NULL, NULL, &done);
+	if (done)
+		plan = die_reader__plan(r, die, attrs, NULL, NULL, &done);
+	return plan;
 }
 
 /* By the plan: false when something is unusual, after calling @cb for none or some. */
@@ -363,13 +422,13 @@ static bool die_reader__read_planned(struct die_reader *r, Dwarf_Die *die,
 		const struct die_reader_spec *spec = &r->specs.data[plan->first + i];
 		uint64_t size;
 
-		if (!form_size(r, spec->form, p, r->end, &size))
+		if (!spec_size(r, spec, p, &size))
 			return false;
 		if (spec->wanted) {
 			Dwarf_Attribute attr = {
 				.code = spec->name,
 				.form = spec->form,
-				.valp = (unsigned char *)p,
+				.valp = (unsigned char *)(spec->implicit ?: p),
 				.cu = die->cu,
 			};
 
@@ -378,7 +437,8 @@ static bool die_reader__read_planned(struct die_reader *r, Dwarf_Die *die,
 		p += size;
 	}
 	r->last_die = die->addr;
-	r->last_end = plan->has_children ? NULL : p;
+	r->last_end = p;
+	r->last_has_children = plan->has_children;
 	return true;
 }
 
@@ -387,6 +447,157 @@ void die_reader__getattrs(struct die_reader *r, Dwarf_Die *die,
 {
 	if (!die_reader__read_planned(r, die, cb, arg))
 		dwarf_getattrs(die, cb, arg, 0);
+}
+
+/* How die_reader__skip() ends. */
+enum skip_result {
+	SKIP_FOUND, /* a sibling follows */
+	SKIP_NONE, /* the list of siblings ends */
+	SKIP_LIBDW, /* something is unusual: dwarf_siblingof() is to say */
+};
+
+/*
+ * The value of the DW_AT_sibling of form @form at @p, whose bounds the
+ * plan checked: dwarf_siblingof() reads it with dwarf_formref(), so only
+ * the fixed-size unit references are read here.
+ */
+static bool sibling_ref(const struct die_reader *r, unsigned int form, const unsigned char *p,
+			uint64_t *off)
+{
+	unsigned int size;
+
+	switch (form) {
+	case DW_FORM_ref1:
+		size = 1;
+		break;
+	case DW_FORM_ref2:
+		size = 2;
+		break;
+	case DW_FORM_ref4:
+		size = 4;
+		break;
+	case DW_FORM_ref8:
+		size = 8;
+		break;
+	default:
+		return false;
+	}
+	*off = die_reader__fixed(p, size, r->big_endian);
+	return true;
+}
+
+/*
+ * Where the DIE at @die, of plan @plan, whose attributes start at *@attrs,
+ * has dwarf_siblingof() go next: *@sibling tells whether its DW_AT_sibling
+ * says so, else *@attrs is moved past them.  False where libdw is to say.
+ */
+static bool die_reader__past_attrs(const struct die_reader *r, const struct die_reader_code *plan,
+				   const unsigned char *die, const unsigned char **attrs,
+				   bool *sibling)
+{
+	const unsigned char *p = *attrs;
+	uint16_t i, nr = plan->sibling == NO_SIBLING ? plan->nr : plan->sibling;
+	uint64_t size, off;
+
+	*sibling = false;
+	if (plan->sibling == NO_SIBLING && plan->fixed != NO_FIXED) {
+		if (plan->fixed > (uint64_t)(r->end - p))
+			return false;
+		*attrs = p + plan->fixed;
+		return true;
+	}
+	for (i = 0; i < nr; i++) {
+		if (!spec_size(r, &r->specs.data[plan->first + i], p, &size))
+			return false;
+		p += size;
+	}
+	if (plan->sibling != NO_SIBLING) {
+		const struct die_reader_spec *spec = &r->specs.data[plan->first + nr];
+
+		/* It must point past this DIE, and inside the unit. */
+		if (!spec_size(r, spec, p, &size) || !sibling_ref(r, spec->form, p, &off) ||
+		    off >= (uint64_t)(r->end - r->start) || off <= (uint64_t)(die - r->start))
+			return false;
+		p = r->start + off;
+		*sibling = true;
+	}
+	*attrs = p;
+	return true;
+}
+
+/*
+ * Where the DIE after the one at @p, and all its children, starts, found
+ * as dwarf_siblingof() finds it (its DW_AT_sibling, else past its
+ * attributes and, where it has children, theirs, down to the null entry
+ * that ends them), by the plans instead of libdw's lookups for each DIE.
+ * What libdw would take for corrupt is left to libdw, to say it.
+ */
+static enum skip_result die_reader__skip(struct die_reader *r, const unsigned char *p,
+					 const unsigned char **next)
+{
+	unsigned int level = 0;
+
+	do {
+		Dwarf_Die die = { .addr = (void *)p, .cu = r->cu };
+		const unsigned char *attrs;
+		const struct die_reader_code *plan = die_reader__walk_plan(r, &die, &attrs);
+		bool sibling;
+
+		if (!plan || !die_reader__past_attrs(r, plan, p, &attrs, &sibling))
+			return SKIP_LIBDW;
+		p = attrs;
+		if (!sibling && plan->has_children)
+			level++;
+		/* Null entries end the children of the DIEs above. */
+		for (;;) {
+			if (p >= r->end)
+				return SKIP_NONE;
+			if (*p)
+				break;
+			if (level-- == 0)
+				return SKIP_NONE;
+			p++;
+		}
+	} while (level > 0);
+	*next = p;
+	return SKIP_FOUND;
+}
+
+int die_reader__sibling(struct die_reader *r, Dwarf_Die *die)
+{
+	const unsigned char *next;
+	int rc;
+
+	/*
+	 * A DIE without children whose attributes were just read ends where
+	 * they do: its sibling follows, or the null entry that ends the list.
+	 */
+	if (die->addr == r->last_die && !r->last_has_children && r->last_end < r->end) {
+		if (*r->last_end == 0)
+			return 1;
+		*die = (Dwarf_Die){ .addr = (void *)r->last_end, .cu = r->cu };
+		die_reader__abbrev(r, die);
+		return 0;
+	}
+	if (r->end && r->start && die->cu == r->cu &&
+	    (const unsigned char *)die->addr >= r->start &&
+	    (const unsigned char *)die->addr < r->end) {
+		switch (die_reader__skip(r, die->addr, &next)) {
+		case SKIP_FOUND:
+			*die = (Dwarf_Die){ .addr = (void *)next, .cu = r->cu };
+			die_reader__abbrev(r, die);
+			return 0;
+		case SKIP_NONE:
+			return 1;
+		case SKIP_LIBDW:
+			break;
+		}
+	}
+	rc = dwarf_siblingof(die, die);
+
+	if (rc == 0)
+		die_reader__abbrev(r, die);
+	return rc;
 }
 
 int die_reader__scan(struct die_reader *r, Dwarf_Die *cu_die,
@@ -402,7 +613,6 @@ int die_reader__scan(struct die_reader *r, Dwarf_Die *cu_die,
 		Dwarf_Die die = { .addr = (void *)p, .cu = r->cu };
 		const struct die_reader_code *plan;
 		const unsigned char *attrs;
-		bool done = false;
 		uint16_t i;
 		int err;
 
@@ -415,16 +625,18 @@ int die_reader__scan(struct die_reader *r, Dwarf_Die *cu_die,
 				return 0;
 			continue;
 		}
-		plan = die_reader__plan(r, &die, &attrs, NULL, NULL, &done);
-		if (done)
-			plan = die_reader__plan(r, &die, &attrs, NULL, NULL, &done);
+		plan = die_reader__walk_plan(r, &die, &attrs);
 		if (!plan)
 			return 1;
-		for (i = 0; i < plan->nr; i++) {
+		if (plan->fixed != NO_FIXED) {
+			if (plan->fixed > (uint64_t)(r->end - attrs))
+				return 1;
+			attrs += plan->fixed;
+		}
+		for (i = 0; plan->fixed == NO_FIXED && i < plan->nr; i++) {
 			uint64_t size;
 
-			if (!form_size(r, r->specs.data[plan->first + i].form, attrs, r->end,
-				       &size))
+			if (!spec_size(r, &r->specs.data[plan->first + i], attrs, &size))
 				return 1;
 			attrs += size;
 		}

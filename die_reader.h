@@ -9,11 +9,13 @@
  * libdw finds each DIE's abbreviation in a hash taken under a read-write
  * lock, and dwarf_getattrs() decodes the abbreviation's attribute list for
  * every DIE.  A die_reader keeps, per abbreviation code of the CU, the
- * abbreviation and a plan of its attributes (name, form), made the first
- * time the code is met, and reads a DIE's attributes by the plan.
- * Whatever is unusual (a form it does not size, an implicit constant that
- * is wanted, a value past the unit) is left to libdw, so that corrupt
- * DWARF meets libdw's checks as before.
+ * abbreviation and a plan of its attributes (name, form, the size of the
+ * value where the form fixes it, an implicit constant's place in the
+ * abbreviation), made the first time the code is met, and reads a DIE's
+ * attributes, or walks past them and its children, by the plan.  Whatever
+ * is unusual (a form it does not size, a value past the unit, a sibling
+ * that is not a 1 to 8-byte unit reference) is left to libdw, so that
+ * corrupt DWARF meets libdw's checks as before.
  *
  * One owner, no locking; everything refers to the current CU only, and
  * libelf is not called.
@@ -42,7 +44,8 @@ struct die_reader {
 	/* .debug_info as libdw reads it, to check units against (NULL: unknown). */
 	const unsigned char *info, *info_end;
 	Dwarf_CU *cu;
-	const unsigned char *end; /* of the unit in memory, NULL when unknown */
+	/* The unit in memory (its header first), NULL when unknown. */
+	const unsigned char *start, *end;
 	uint8_t addr_size, offset_size;
 	uint16_t version;
 	bool big_endian;
@@ -50,9 +53,14 @@ struct die_reader {
 	bool (*wanted)(unsigned int at);
 	DARRAY(struct die_reader_code) codes; /* by abbreviation code */
 	DARRAY(struct die_reader_spec) specs; /* the attributes of their plans */
-	/* The DIE whose attributes were read last, and where it ends if it has no children. */
+	/* The DIE whose attributes were read last, where they end, and whether children follow. */
 	const void *last_die;
 	const unsigned char *last_end;
+	bool last_has_children;
+	/* The DIE walked to last, its abbreviation code and where its attributes start. */
+	const void *walked_die;
+	size_t walked_code;
+	const unsigned char *walked_attrs;
 };
 
 /*
