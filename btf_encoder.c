@@ -86,10 +86,11 @@ static int btf_encoder__add_field(struct btf_encoder *e, int off, int type, uint
 /* Warns that BTF keeps only the first @nr % 65,536 of @nr members or values of @die. */
 static void warn_vlen(Dwarf_Die *die, uint32_t nr)
 {
-	const char *name = dwarf_diename(die);
+	const char *name;
 
 	if (nr <= 0xffff)
 		return;
+	name = dwarf_diename(die);
 	fprintf(stderr,
 		"pahole: warning: %s has %u members or values, more than BTF's 65,535: only the "
 		"first %u are encoded, as pahole v1.31 does\n",

@@ -153,13 +153,36 @@ static void read_name(struct die_attrs *a, Dwarf_Attribute *attr)
 
 static void read_type(struct die_attrs *a, Dwarf_Attribute *attr)
 {
-	a->type = die_ref(attr, &a->refs);
+	uint64_t off;
+
+	/*
+	 * A reference into the unit, 4 bytes, as dwarf_formref() reads it (in
+	 * the file's byte order, which the names' sections tell); its bounds
+	 * were checked with the DIE's.
+	 */
+	if (attr->form == DW_FORM_ref4 && a->strs) {
+		off = die_reader__fixed(attr->valp, 4, a->strs->big_endian) + a->refs.base;
+		a->type = off >= REF_OFF_MASK - 1 ? REF_BAD : REF_DIE | (uint32_t)off;
+	} else {
+		a->type = die_ref(attr, &a->refs);
+	}
 	a->type_attr = *attr;
+}
+
+/* A DW_FORM_data1 value, as dwarf_formudata() reads it, most sizes and offsets of members. */
+static bool attr_data1(Dwarf_Attribute *attr, uint64_t *val, bool *has)
+{
+	if (attr->form != DW_FORM_data1)
+		return false;
+	*val = *attr->valp;
+	*has = true;
+	return true;
 }
 
 static void read_byte_size(struct die_attrs *a, Dwarf_Attribute *attr)
 {
-	attr_udata(attr, &a->byte_size, &a->has_byte_size);
+	if (!attr_data1(attr, &a->byte_size, &a->has_byte_size))
+		attr_udata(attr, &a->byte_size, &a->has_byte_size);
 }
 
 static void read_bit_size(struct die_attrs *a, Dwarf_Attribute *attr)
@@ -184,7 +207,10 @@ static void read_bit_offset(struct die_attrs *a, Dwarf_Attribute *attr)
 
 static void read_member_location(struct die_attrs *a, Dwarf_Attribute *attr)
 {
-	die_attr__member_location(attr, &a->member_location);
+	bool has;
+
+	if (!attr_data1(attr, &a->member_location, &has))
+		die_attr__member_location(attr, &a->member_location);
 }
 
 static void read_upper_bound(struct die_attrs *a, Dwarf_Attribute *attr)
