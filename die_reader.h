@@ -22,6 +22,7 @@
  */
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include <elfutils/libdw.h>
 
 #include "lib/darray.h"
@@ -29,9 +30,16 @@
 /* The @size-byte unsigned value at @p, in the file's byte order. */
 static inline uint64_t die_reader__fixed(const unsigned char *p, unsigned int size, bool big_endian)
 {
+	bool swap = big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 	uint64_t val = 0;
+	uint32_t v4;
 	unsigned int i;
 
+	/* References and string offsets: one load, not four. */
+	if (size == 4) {
+		memcpy(&v4, p, 4);
+		return swap ? __builtin_bswap32(v4) : v4;
+	}
 	for (i = 0; i < size; i++)
 		val |= (uint64_t)p[big_endian ? size - 1 - i : i] << (8 * i);
 	return val;
