@@ -17,10 +17,12 @@
 #   + the phases after the workers (merge, functions and variables, dedup,
 #     closing the DWARF, writing), serial but for the choosing of the FUNCs
 #     in v1.32 mode, which N threads share ("choosing X s on 1 threads").
-# The chunks are the same at every -j, so the model's only unknown is what
-# N workers cost one another (memory bandwidth, caches): that is why it is
-# checked, against the medians of RUNS (default 5) measured runs at -j1
-# and -j2, and the script fails when either is more than 10% off.
+# The chunks are the same at every -j; what differs is what workers cost one
+# another (memory bandwidth, caches, a core's other thread): so each chunk's
+# CPU is also recorded in RECORD -V runs at -j2, and the model takes those
+# for two workers and more (the -j1 ones for one).  It is checked against
+# the medians of RUNS (default 5) measured runs at -j1 and -j2, and the
+# script fails when either is more than 10% off.
 #
 # Options are BENCH_OPTS (default: -J --btf_features=default; for the 6.12
 # vmlinux use Linux 6.12's Makefile.btf set, see README's Performance).
@@ -100,6 +102,13 @@ for i in $(seq "$record"); do
 	}' >> "$tmp/record"
 done
 awk '{ print $1 }' "$tmp/vwall" | awk '{ print NR, "wall total", $1 }' >> "$tmp/record"
+# The chunks' CPU when two workers share the machine: "chunk2 N CPU".
+for i in $(seq "$record"); do
+	# shellcheck disable=SC2086
+	timed "$tmp/vwall2" "$ours" $opts -V -j2 --btf_encode_detached="$tmp/out.btf" "$vmlinux"
+	awk -v run="$i" '/^pahole: chunk [0-9]+: .* s CPU$/ {
+		sub(":", "", $3); print run, "chunk2", $3, $(NF - 2) }' "$tmp/err" >> "$tmp/record"
+done
 # Per run, the rest of the process: its wall less every timed phase.
 awk '$2 == "phase" && $3 != "outside" && $3 != "choose" { timed[$1] += $4 } $2 == "wall" { wall[$1] = $4 }
 END { for (r in wall) { o = wall[r] - timed[r]; print r, "phase other", (o > 0 ? o : 0) } }' \
@@ -112,7 +121,8 @@ END { for (k in v) print k, v[k] }' "$tmp/record" | while read -r kind name valu
 	printf "%s %s %s\n" "$kind" "$name" \
 		"$(tr ' ' '\n' <<< "$values" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')"
 done | sort -k1,1 -k2,2n > "$tmp/medians"
-grep -q '^chunk ' "$tmp/medians" || { echo "cores: $ours -V printed no chunk times" >&2; exit 1; }
+grep -q '^chunk ' "$tmp/medians" && grep -q '^chunk2 ' "$tmp/medians" ||
+	{ echo "cores: $ours -V printed no chunk times" >&2; exit 1; }
 get() { awk -v k="$1" -v n="$2" '$1 == k && $2 == n { print $3; f = 1 } END { if (!f) print 0 }' "$tmp/medians"; }
 
 # 2. What a worker costs to start: a one-function object at -j1 and -j64.
@@ -146,7 +156,7 @@ done
 read -r other_t read_t encode_t outside_t merge_t funcs_t choose_t dedup_t close_t write_t list_t vwall <<< \
 	"$(get phase other) $(get phase read) $(get phase encode) $(get phase outside) $(get phase merge) $(get phase funcs) \
 	 $(get phase choose) $(get phase dedup) $(get phase close) $(get phase write) $(get phase list) $(get wall total)"
-awk '$1 == "chunk" { print $3 }' "$tmp/medians" > "$tmp/chunks"
+awk '$1 == "chunk" { print 1, $3 } $1 == "chunk2" { print 2, $3 }' "$tmp/medians" > "$tmp/chunks"
 j1=$(median "$tmp/ours-j1" 1)
 j2=$(median "$tmp/ours-j2" 1)
 cpu1=$(median "$tmp/ours-j1" 2)
@@ -154,13 +164,16 @@ awk -v read_t="$read_t" -v encode_t="$encode_t" -v merge_t="$merge_t" -v funcs_t
 	-v other="$other_t" -v outside="$outside_t" -v dedup_t="$dedup_t" -v close_t="$close_t" -v write_t="$write_t" -v list_t="$list_t" \
 	-v vwall="$vwall" -v start_cost="$start_cost" -v j1="$j1" -v j2="$j2" -v cpu1="$cpu1" \
 	-v file="$vmlinux" '
-{ c[++n] = $1; sum += $1; if ($1 > big) big = $1 }
-function makespan(N,   free, i, w, best, span) {
+$1 == 1 { c[++n] = $2; sum += $2; if ($2 > big) big = $2 }
+$1 == 2 { c2[++n2] = $2; sum2 += $2 }
+function makespan(N,   free, i, w, best, span, cost) {
 	for (w = 1; w <= N; w++) free[w] = 0
 	for (i = 1; i <= n; i++) {
 		best = 1
 		for (w = 2; w <= N; w++) if (free[w] < free[best]) best = w
-		free[best] += c[i]
+		# Two workers and more: the chunk as it ran beside another.
+		cost = N > 1 && i <= n2 ? c2[i] : c[i]
+		free[best] += cost
 	}
 	span = 0
 	for (w = 1; w <= N; w++) if (free[w] > span) span = free[w]
@@ -171,9 +184,10 @@ END {
 	# The choosing of the FUNCs runs on as many threads as there are workers.
 	fixed = read_t + other + outside + serial - choose_t
 	printf "cores: %s\n", file
-	printf "  %d chunks: %.3f s of CPU, the largest %.3f s; serial phases %.3f s (merge %.3f, " \
+	printf "  %d chunks: %.3f s of CPU, the largest %.3f s (%.3f s beside another worker); " \
+		"serial phases %.3f s (merge %.3f, " \
 		"functions and variables %.3f of which choosing %.3f on N threads, dedup %.3f, " \
-		"closing %.3f, writing %.3f)\n", n, sum, big, serial, merge_t, funcs_t, choose_t,
+		"closing %.3f, writing %.3f)\n", n, sum, big, sum2, serial, merge_t, funcs_t, choose_t,
 		dedup_t, close_t, write_t
 	printf "  fixed: reading %.3f s, the rest of the process %.3f s, encoding outside the " \
 		"chunks %.3f s; a worker to start %.5f s\n", read_t, other, outside, start_cost
