@@ -12,6 +12,7 @@ struct die_reader_spec {
 	uint16_t form;
 	uint8_t size; /* of the value, SIZE_VARIES when the bytes say */
 	bool wanted;
+	uint32_t at; /* where its value lies past the code, when the plan's sizes are fixed */
 	/*
 	 * Of a DW_FORM_implicit_const: its value, in the abbreviation, where
 	 * libdw's attribute points (dwarf_getattrs()), for every DIE of the code.
@@ -39,6 +40,9 @@ struct die_reader_code {
 	bool has_children;
 	uint16_t sibling; /* which attribute is DW_AT_sibling */
 	uint32_t fixed; /* the size of all the values, when none varies */
+	/* Its wanted attributes: nr_wanted indexes into specs, in r->wanted_specs from first_wanted. */
+	uint32_t first_wanted;
+	uint16_t nr_wanted;
 };
 
 /* The longest abbreviation code kept: two ULEB128 bytes. */
@@ -82,6 +86,7 @@ void die_reader__begin_cu(struct die_reader *r, Dwarf_Die *cu_die, bool big_endi
 	r->wanted = wanted;
 	r->codes.nr = 0;
 	r->specs.nr = 0;
+	r->wanted_specs.nr = 0;
 	r->last_die = NULL;
 	r->walked_die = NULL;
 }
@@ -96,6 +101,7 @@ void die_reader__free(struct die_reader *r)
 {
 	darray__free(&r->codes);
 	darray__free(&r->specs);
+	darray__free(&r->wanted_specs);
 }
 
 /* The abbreviation code @die starts with, and where its attributes start; 0 if unusual. */
@@ -106,6 +112,11 @@ static size_t die_code(const struct die_reader *r, Dwarf_Die *die, const unsigne
 
 	if (!end || die->cu != r->cu || p >= end)
 		return 0;
+	/* Most codes take one byte. */
+	if (*p < 0x80) {
+		*attrs = p + 1;
+		return *p;
+	}
 	if (end - p > MAX_CODE_BYTES)
 		end = p + MAX_CODE_BYTES;
 	if (!leb128__read(&p, end, &code, false))
@@ -115,13 +126,24 @@ static size_t die_code(const struct die_reader *r, Dwarf_Die *die, const unsigne
 }
 
 /* The entry of abbreviation code @code, or NULL (out of memory). */
-static struct die_reader_code *die_reader__code(struct die_reader *r, size_t code)
+static inline struct die_reader_code *die_reader__code(struct die_reader *r, size_t code)
 {
 	struct die_reader_code *c;
 
+	if (code < r->codes.nr)
+		return &r->codes.data[code];
 	while (r->codes.nr <= code && (c = darray__push(&r->codes)))
 		*c = (struct die_reader_code){};
 	return code < r->codes.nr ? &r->codes.data[code] : NULL;
+}
+
+/* The first DIE of the unit with the code of @c: libdw looks its abbreviation up. */
+static struct die_reader_code *die_reader__first_abbrev(Dwarf_Die *die, struct die_reader_code *c)
+{
+	if (dwarf_tag(die) < 0 || !die->abbrev || die->abbrev == DWARF_END_ABBREV)
+		return NULL;
+	c->abbrev = die->abbrev;
+	return c;
 }
 
 /*
@@ -129,8 +151,8 @@ static struct die_reader_code *die_reader__code(struct die_reader *r, size_t cod
  * before libdw looks it up: libdw takes a read-write lock for each lookup.
  * The first DIE of the CU with a code pays the lookup for the others.
  */
-static struct die_reader_code *die_reader__set_abbrev(struct die_reader *r, Dwarf_Die *die,
-						      size_t code)
+static inline struct die_reader_code *die_reader__set_abbrev(struct die_reader *r, Dwarf_Die *die,
+							     size_t code)
 {
 	struct die_reader_code *c = die_reader__code(r, code);
 
@@ -140,10 +162,7 @@ static struct die_reader_code *die_reader__set_abbrev(struct die_reader *r, Dwar
 		die->abbrev = c->abbrev;
 		return c;
 	}
-	if (dwarf_tag(die) < 0 || !die->abbrev || die->abbrev == DWARF_END_ABBREV)
-		return NULL;
-	c->abbrev = die->abbrev;
-	return c;
+	return die_reader__first_abbrev(die, c);
 }
 
 /*
@@ -339,6 +358,35 @@ static int plan_recorder__attr(Dwarf_Attribute *attr, void *arg)
 }
 
 /*
+ * Lists the wanted attributes of @plan, and where each value lies when no
+ * size varies: a DIE of such a plan is then read without a look at the
+ * others.  False when out of memory.
+ */
+static bool die_reader__list_wanted(struct die_reader *r, struct die_reader_code *plan)
+{
+	uint32_t at = 0, *slot;
+	uint16_t i;
+
+	plan->first_wanted = r->wanted_specs.nr;
+	plan->nr_wanted = 0;
+	for (i = 0; i < plan->nr; i++) {
+		struct die_reader_spec *spec = &r->specs.data[plan->first + i];
+
+		spec->at = at;
+		if (spec->size != SIZE_VARIES)
+			at += spec->size;
+		if (!spec->wanted)
+			continue;
+		slot = darray__push(&r->wanted_specs);
+		if (!slot)
+			return false;
+		*slot = plan->first + i;
+		plan->nr_wanted++;
+	}
+	return true;
+}
+
+/*
  * libdw reads the DIE as it always does, and the plan is what
  * dwarf_getattrs() goes through: dwarf_getattrcnt() and
  * dwarf_getabbrevattr_data() miscount abbreviations with implicit
@@ -357,7 +405,7 @@ static void die_reader__make_plan(struct die_reader *r, Dwarf_Die *die,
 	if (dwarf_getattrs(die, plan_recorder__attr, &rec, 0) != 1)
 		plan->state = PLAN_LIBDW;
 	else if (plan->state == PLAN_NONE)
-		plan->state = PLAN_READY;
+		plan->state = die_reader__list_wanted(r, plan) ? PLAN_READY : PLAN_LIBDW;
 }
 
 /*
@@ -418,6 +466,25 @@ static bool die_reader__read_planned(struct die_reader *r, Dwarf_Die *die,
 	plan = die_reader__plan(r, die, &p, cb, arg, &done);
 	if (!plan)
 		return done;
+	/* No size varies: straight to the wanted values. */
+	if (plan->fixed != NO_FIXED) {
+		if (plan->fixed > (uint64_t)(r->end - p))
+			return false;
+		for (i = 0; i < plan->nr_wanted; i++) {
+			const struct die_reader_spec *spec =
+				&r->specs.data[r->wanted_specs.data[plan->first_wanted + i]];
+			Dwarf_Attribute attr = {
+				.code = spec->name,
+				.form = spec->form,
+				.valp = (unsigned char *)(spec->implicit ?: p + spec->at),
+				.cu = die->cu,
+			};
+
+			cb(&attr, arg);
+		}
+		p += plan->fixed;
+		goto read;
+	}
 	for (i = 0; i < plan->nr; i++) {
 		const struct die_reader_spec *spec = &r->specs.data[plan->first + i];
 		uint64_t size;
@@ -436,6 +503,7 @@ static bool die_reader__read_planned(struct die_reader *r, Dwarf_Die *die,
 		}
 		p += size;
 	}
+read:
 	r->last_die = die->addr;
 	r->last_end = p;
 	r->last_has_children = plan->has_children;

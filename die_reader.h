@@ -61,6 +61,7 @@ struct die_reader {
 	bool (*wanted)(unsigned int at);
 	DARRAY(struct die_reader_code) codes; /* by abbreviation code */
 	DARRAY(struct die_reader_spec) specs; /* the attributes of their plans */
+	DARRAY(uint32_t) wanted_specs; /* the wanted ones of each plan, by index in specs */
 	/* The DIE whose attributes were read last, where they end, and whether children follow. */
 	const void *last_die;
 	const unsigned char *last_end;
