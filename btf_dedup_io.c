@@ -32,6 +32,24 @@ static int dedup__room(void *p, uint32_t *cap, uint32_t want, size_t size)
 	return 0;
 }
 
+/*
+ * As dedup__room(), but 1 when the room is new and zeroed (calloc(): pages
+ * the kernel has not handed over yet), 0 when it holds what was there.
+ */
+static int dedup__zroom(uint32_t **p, uint32_t *cap, uint32_t want)
+{
+	if (want <= *cap)
+		return 0;
+	if (!*p) {
+		*p = calloc(want, sizeof(**p));
+		if (!*p)
+			return -ENOMEM;
+		*cap = want;
+		return 1;
+	}
+	return dedup__room(p, cap, want, sizeof(**p));
+}
+
 struct strs_collect {
 	const struct btf_build *built;
 	struct str_set *all;
@@ -158,23 +176,27 @@ static int dedup__load_own(struct dedup *d, uint32_t n, struct btf_build *b)
 
 static int dedup__init(struct dedup *d)
 {
-	uint32_t id;
-	int err;
+	uint32_t id, cap = d->ids_cap;
+	int fresh_map, fresh_hypot;
 
-	uint32_t cap = d->ids_cap;
-
-	err = dedup__room(&d->map, &cap, d->nr, sizeof(*d->map));
-	err = err ?: dedup__room(&d->hypot, &d->ids_cap, d->nr, sizeof(*d->hypot));
-	if (err)
-		return err;
+	fresh_map = dedup__zroom(&d->map, &cap, d->nr);
+	if (fresh_map < 0)
+		return fresh_map;
+	fresh_hypot = dedup__zroom(&d->hypot, &d->ids_cap, d->nr);
+	if (fresh_hypot < 0)
+		return fresh_hypot;
 	d->hypot_nr = 0;
 	d->adjust_canon = false;
-	memset(d->hypot, 0xff, d->nr * sizeof(*d->hypot));
-	d->map[0] = 0;
+	/* Zero is the start (map_of()): a base's own IDs, no hypothesis. */
+	if (!fresh_hypot)
+		memset(d->hypot, 0, d->nr * sizeof(*d->hypot));
+	if (!fresh_map)
+		memset(d->map, 0, d->nb * sizeof(*d->map));
+	map_set(d, 0, 0);
 	for (id = d->nb; id < d->nr; id++) {
 		const struct btf_type *t = split_type(d, id);
 
-		d->map[id] = btf_is_var(t) || btf_is_datasec(t) ? id : ID_UNSEEN;
+		map_set(d, id, btf_is_var(t) || btf_is_datasec(t) ? id : ID_UNSEEN);
 	}
 	return dedup__base(d);
 }
@@ -219,8 +241,8 @@ static int dedup__write(struct dedup *d, const struct dedup_strs *strs, uint32_t
 	int err = 0;
 
 	for (id = d->nb; id < d->nr; id++) {
-		to[id - d->nb] = d->map[id] == id ? next++ : ID_UNSEEN;
-		if (d->map[id] == id)
+		to[id - d->nb] = map_of(d, id) == id ? next++ : ID_UNSEEN;
+		if (map_of(d, id) == id)
 			len += btf_type__size(split_type(d, id));
 	}
 	if ((uint64_t)len + strs->len > UINT32_MAX - sizeof(*hdr))
@@ -239,7 +261,7 @@ static int dedup__write(struct dedup *d, const struct dedup_strs *strs, uint32_t
 	for (id = d->nb; id < d->nr && !err; id++) {
 		struct btf_type *t = split_type(d, id);
 
-		if (d->map[id] != id)
+		if (map_of(d, id) != id)
 			continue;
 		memcpy(p, t, btf_type__size(t));
 		err = btf_type__visit_ids((struct btf_type *)p, out_id, &o);
@@ -280,7 +302,7 @@ static int dedup__own_strs(struct dedup *d, const struct btf_build *b, struct st
 	int err = str_set__add(strs, "");
 
 	for (id = d->nb; id < d->nr && err >= 0; id++)
-		if (d->map[id] == id)
+		if (map_of(d, id) == id)
 			err = btf_type__visit_strs(split_type(d, id), collect_str, &c);
 	return err < 0 ? err : 0;
 }

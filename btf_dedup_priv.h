@@ -61,16 +61,43 @@ static inline const struct btf_type *type_of(const struct dedup *d, uint32_t id)
 	return id < d->nb ? btf_base__type(d->base, id) : split_type(d, id);
 }
 
+/*
+ * d->map and d->hypot keep their values encoded so that zeroed memory says
+ * what a dedup starts from: each base type its own representative, and no
+ * type in the hypothetical map.  A module's dedup, in memory fresh from the
+ * kernel, then writes (and faults in) only the pages of the IDs it meets,
+ * not those of the base's 100,000 types.
+ */
+static inline uint32_t map_of(const struct dedup *d, uint32_t id)
+{
+	return d->map[id] ^ (id < d->nb ? id : 0);
+}
+
+static inline void map_set(struct dedup *d, uint32_t id, uint32_t to)
+{
+	d->map[id] = to ^ (id < d->nb ? id : 0);
+}
+
+static inline uint32_t hypot_of(const struct dedup *d, uint32_t id)
+{
+	return d->hypot[id] ^ ID_UNSEEN;
+}
+
+static inline void hypot_set(struct dedup *d, uint32_t id, uint32_t to)
+{
+	d->hypot[id] = to ^ ID_UNSEEN;
+}
+
 static inline bool is_mapped(const struct dedup *d, uint32_t id)
 {
-	return d->map[id] <= ID_MAX;
+	return map_of(d, id) <= ID_MAX;
 }
 
 /* The representative of @id as far as it is known. */
 static inline uint32_t resolve(const struct dedup *d, uint32_t id)
 {
-	while (is_mapped(d, id) && d->map[id] != id)
-		id = d->map[id];
+	while (is_mapped(d, id) && map_of(d, id) != id)
+		id = map_of(d, id);
 	return id;
 }
 

@@ -225,7 +225,7 @@ static int hypot_add(struct dedup *d, uint32_t from, uint32_t to)
 		d->hypot_cap = cap;
 	}
 	d->hypot_list[d->hypot_nr++] = from;
-	d->hypot[from] = to;
+	hypot_set(d, from, to);
 	return 0;
 }
 
@@ -234,7 +234,7 @@ static void hypot_clear(struct dedup *d)
 	size_t i;
 
 	for (i = 0; i < d->hypot_nr; i++)
-		d->hypot[d->hypot_list[i]] = ID_UNSEEN;
+		hypot_set(d, d->hypot_list[i], ID_UNSEEN);
 	d->hypot_nr = 0;
 	d->adjust_canon = false;
 }
@@ -368,7 +368,7 @@ static int equiv(struct dedup *d, uint32_t cand, uint32_t canon)
 	if (resolve(d, cand) == resolve(d, canon))
 		return 1;
 	canon = resolve_fwd(d, canon);
-	seen = d->hypot[canon];
+	seen = hypot_of(d, canon);
 	if (seen <= ID_MAX)
 		return seen == cand || identical(d, seen, cand);
 	err = hypot_add(d, canon, cand);
@@ -403,19 +403,19 @@ static void hypot_merge(struct dedup *d)
 
 	for (i = 0; i < d->hypot_nr; i++) {
 		uint32_t c = resolve(d, d->hypot_list[i]),
-			 t = resolve(d, d->hypot[d->hypot_list[i]]);
+			 t = resolve(d, hypot_of(d, d->hypot_list[i]));
 		unsigned int kc = btf_kind(type_of(d, c)), kt = btf_kind(type_of(d, t));
 
 		/* A FWD of the base too, so that module FWDs resolved to it follow. */
 		if (kt != BTF_KIND_FWD && kc == BTF_KIND_FWD)
-			d->map[c] = t;
+			map_set(d, c, t);
 		if (d->adjust_canon)
 			continue;
 		if (kt == BTF_KIND_FWD && kc != BTF_KIND_FWD)
-			d->map[t] = c;
+			map_set(d, t, c);
 		if ((kt == BTF_KIND_STRUCT || kt == BTF_KIND_UNION) && kc != BTF_KIND_FWD &&
 		    is_mapped(d, c) && !is_mapped(d, t))
-			d->map[t] = c;
+			map_set(d, t, c);
 	}
 }
 
@@ -436,7 +436,7 @@ static int dedup_prim(struct dedup *d, uint32_t id)
 		if (is_int ? btf_sig__equal_int_tag(t, c) : btf_sig__equal_common(t, c))
 			to = d->cands.out[i];
 	}
-	d->map[id] = to;
+	map_set(d, id, to);
 	return to == id ? cand_table__add(&d->cands, h, id) : 0;
 }
 
@@ -468,9 +468,9 @@ static int dedup_enum(struct dedup *d, uint32_t id)
 			to = c_id;
 			break;
 		}
-		d->map[c_id] = id;
+		map_set(d, c_id, id);
 	}
-	d->map[id] = to;
+	map_set(d, id, to);
 	return to == id ? cand_table__add(&d->cands, h, id) : 0;
 }
 
@@ -523,7 +523,7 @@ static int dedup_composite(struct dedup *d, uint32_t id)
 		if (!d->adjust_canon)
 			to = c;
 	}
-	d->map[id] = to;
+	map_set(d, id, to);
 	return to == id ? cand_table__add(&d->cands, h, id) : 0;
 }
 
@@ -541,14 +541,14 @@ static int dedup_ref(struct dedup *d, uint32_t id)
 	int n, i, err;
 	uint64_t h;
 
-	if (d->map[id] == ID_ON_PATH)
+	if (map_of(d, id) == ID_ON_PATH)
 		return -ELOOP;
 	if (is_mapped(d, id))
 		return resolve(d, id);
 	t = split_type(d, id);
 	if (!kind_of(t)->equal)
 		return -EINVAL;
-	d->map[id] = ID_ON_PATH;
+	map_set(d, id, ID_ON_PATH);
 	err = btf_type__visit_ids(t, resolve_ref, d);
 	if (err)
 		return err;
@@ -559,7 +559,7 @@ static int dedup_ref(struct dedup *d, uint32_t id)
 	for (i = 0; i < n && to == id; i++)
 		if (kind_of(t)->equal(t, type_of(d, d->cands.out[i])))
 			to = d->cands.out[i];
-	d->map[id] = to;
+	map_set(d, id, to);
 	err = to == id ? cand_table__add(&d->cands, h, id) : 0;
 	return err ?: (int)to;
 }
@@ -608,14 +608,14 @@ static int dedup_fwds(struct dedup *d)
 	uint32_t id;
 
 	for (id = d->nb; id < d->nr; id++)
-		n += btf_is_fwd(split_type(d, id)) && d->map[id] == id;
+		n += btf_is_fwd(split_type(d, id)) && map_of(d, id) == id;
 	if (!n)
 		return 0;
 	names = calloc(n, sizeof(*names));
 	if (!names)
 		return -ENOMEM;
 	for (id = d->nb, i = 0; id < d->nr; id++)
-		if (btf_is_fwd(split_type(d, id)) && d->map[id] == id)
+		if (btf_is_fwd(split_type(d, id)) && map_of(d, id) == id)
 			names[i++].name_off = split_type(d, id)->name_off;
 	qsort(names, n, sizeof(*names), fwd_name__cmp);
 	for (i = j = 0; i < n; i++)
@@ -625,21 +625,21 @@ static int dedup_fwds(struct dedup *d)
 	for (id = 1; id < d->nr; id++) {
 		const struct btf_type *t = type_of(d, id);
 
-		if (btf_is_composite(t) && d->map[id] == id)
+		if (btf_is_composite(t) && map_of(d, id) == id)
 			fwd_names__count(names, n, t, id);
 	}
 	for (id = d->nb; id < d->nr; id++) {
 		const struct btf_type *t = split_type(d, id), *c;
 		struct fwd_name key = { .name_off = t->name_off }, *f;
 
-		if (!btf_is_fwd(t) || d->map[id] != id)
+		if (!btf_is_fwd(t) || map_of(d, id) != id)
 			continue;
 		f = bsearch(&key, names, n, sizeof(*names), fwd_name__cmp);
 		if (!f || f->nr != 1)
 			continue;
 		c = type_of(d, f->id);
 		if (btf_kind(c) == fwd_kind(t))
-			d->map[id] = f->id;
+			map_set(d, id, f->id);
 	}
 	free(names);
 	return 0;
@@ -776,10 +776,9 @@ int dedup__base(struct dedup *d)
 	uint32_t id, kept = 0, skipped = 0;
 	int err = d->nb > 1 ? base_cands__init(&b, d) : 0;
 
-	for (id = 1; id < d->nb && !err; id++) {
-		d->map[id] = id;
+	/* Each its own representative already (map_of()). */
+	for (id = 1; id < d->nb && !err; id++)
 		kept += base_cands__kept(&b, id);
-	}
 	/* A chain per candidate (a quarter made a vmlinux's chains long enough to cost a fifth). */
 	err = err ?: cand_table__init(&d->cands, kept + (d->nr - d->nb) + 16);
 	for (id = 1; id < d->nb && !err; id++) {
