@@ -455,55 +455,52 @@ static const struct die_reader_code *die_reader__walk_plan(struct die_reader *r,
 }
 
 /* By the plan: false when something is unusual, after calling @cb for none or some. */
+/* Hands @spec's value, at @at in the DIE (or in the abbreviation), to @cb as libdw's attribute. */
+static inline void hand_over(const struct die_reader_spec *spec, const unsigned char *at,
+			     Dwarf_Die *die, int (*cb)(Dwarf_Attribute *attr, void *arg), void *arg)
+{
+	Dwarf_Attribute attr = {
+		.code = spec->name,
+		.form = spec->form,
+		.valp = (unsigned char *)(spec->implicit ?: at),
+		.cu = die->cu,
+	};
+
+	cb(&attr, arg);
+}
+
 static bool die_reader__read_planned(struct die_reader *r, Dwarf_Die *die,
 				     int (*cb)(Dwarf_Attribute *attr, void *arg), void *arg)
 {
+	const struct die_reader_spec *spec;
 	const struct die_reader_code *plan;
 	const unsigned char *p;
 	bool done = false;
+	uint64_t size;
 	uint16_t i;
 
 	plan = die_reader__plan(r, die, &p, cb, arg, &done);
 	if (!plan)
 		return done;
-	/* No size varies: straight to the wanted values. */
 	if (plan->fixed != NO_FIXED) {
+		/* No size varies: straight to the wanted values. */
 		if (plan->fixed > (uint64_t)(r->end - p))
 			return false;
 		for (i = 0; i < plan->nr_wanted; i++) {
-			const struct die_reader_spec *spec =
-				&r->specs.data[r->wanted_specs.data[plan->first_wanted + i]];
-			Dwarf_Attribute attr = {
-				.code = spec->name,
-				.form = spec->form,
-				.valp = (unsigned char *)(spec->implicit ?: p + spec->at),
-				.cu = die->cu,
-			};
-
-			cb(&attr, arg);
+			spec = &r->specs.data[r->wanted_specs.data[plan->first_wanted + i]];
+			hand_over(spec, p + spec->at, die, cb, arg);
 		}
 		p += plan->fixed;
-		goto read;
-	}
-	for (i = 0; i < plan->nr; i++) {
-		const struct die_reader_spec *spec = &r->specs.data[plan->first + i];
-		uint64_t size;
-
-		if (!spec_size(r, spec, p, &size))
-			return false;
-		if (spec->wanted) {
-			Dwarf_Attribute attr = {
-				.code = spec->name,
-				.form = spec->form,
-				.valp = (unsigned char *)(spec->implicit ?: p),
-				.cu = die->cu,
-			};
-
-			cb(&attr, arg);
+	} else {
+		for (i = 0; i < plan->nr; i++) {
+			spec = &r->specs.data[plan->first + i];
+			if (!spec_size(r, spec, p, &size))
+				return false;
+			if (spec->wanted)
+				hand_over(spec, p, die, cb, arg);
+			p += size;
 		}
-		p += size;
 	}
-read:
 	r->last_die = die->addr;
 	r->last_end = p;
 	r->last_has_children = plan->has_children;
