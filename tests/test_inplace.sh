@@ -521,6 +521,7 @@ else
 	run -J "${FEATURES[@]}" "$TMP/st/ref.o"
 	hash_ref=$(fhash "$TMP/st/ref.o")
 	calls='?open,?openat,?openat2,?creat,?link,?linkat,?rename,?renameat,?renameat2,?mknodat'
+	handled=0
 	for i in 1 2 3; do
 		f=$TMP/st/sample.o
 		cp "$P/sample.o" "$f"
@@ -542,6 +543,15 @@ else
 			echo "($what, try $i: pahole exited $RC before a temporary name was seen)"
 			continue
 		fi
+		if [ "$RC" -eq 0 ] && [ "$(fhash "$f")" = "$hash_ref" ] && [ ! -s "$TMP/stderr" ]; then
+			# On a loaded machine the signal may come after the rename
+			# and the exit: the complete new file and no line are right.
+			ok "$desc: pahole had finished (exit 0, the complete new file)"
+			check_no_temps "$desc" "$TMP/st"
+			rm -f "$TMP"/st/.*.pahole-*
+			continue
+		fi
+		handled=$((handled + 1))
 		if [ "$RC" -eq 1 ]; then ok "$desc: exit 1"; else not_ok "$desc: exit $RC, want 1"; fi
 		check_stderr_line "$desc" "$f"
 		case $(fhash "$f") in
@@ -552,6 +562,10 @@ else
 		check_no_temps "$desc" "$TMP/st"
 		rm -f "$TMP"/st/.*.pahole-*
 	done
+	# Three tries that all came too late tested no handler.
+	if [ "$handled" -eq 0 ]; then
+		not_ok "$what: no try's signal came while pahole ran"
+	fi
 fi
 
 # ---------------------------------------------------------------------------
