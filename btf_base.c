@@ -14,6 +14,7 @@
 #include <linux/btf.h>
 
 #include "btf_base.h"
+#include "lib/populate.h"
 #include "lib/btf_types.h"
 #include "lib/elf_scn.h"
 #include "lib/elfutils.h"
@@ -188,6 +189,8 @@ static int btf_base__set_raw(struct btf_base *b, const void *data, size_t size)
 	}
 	b->types = start + hdr.type_off;
 	b->types_len = hdr.type_len;
+	/* Every page of the types is read now: mapped at once, not a fault per 64 kB. */
+	populate__read(b->types, b->types_len);
 	b->strs = start + hdr.str_off;
 	b->str_len = hdr.str_len;
 	if (b->strs[0] || b->strs[b->str_len - 1])

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "btf_dedup_cands.h"
+#include "lib/populate.h"
 
 #define NO_ENTRY UINT32_MAX
 
@@ -40,6 +41,7 @@ int cand_table__init(struct cand_table *c, uint32_t max)
 		c->heads_cap = buckets;
 	}
 	c->mask = buckets - 1;
+	populate__write(c->heads, buckets * sizeof(*c->heads));
 	memset(c->heads, 0xff, buckets * sizeof(*c->heads));
 	return 0;
 }

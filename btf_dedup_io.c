@@ -15,6 +15,7 @@
 #include "btf_dedup_priv.h"
 #include "lib/btf_build.h"
 #include "lib/btf_types.h"
+#include "lib/populate.h"
 #include "lib/str_set.h"
 
 /* Room for @want elements of @size bytes at *@p, which holds *@cap: 0 or -ENOMEM. */
@@ -250,6 +251,8 @@ static int dedup__write(struct dedup *d, const struct dedup_strs *strs, uint32_t
 	err = dedup__room(&d->out, &d->out_cap, sizeof(*hdr) + len + strs->len, 1);
 	if (err)
 		return err;
+	/* Written whole: its pages mapped together (lib/populate.h). */
+	populate__write(d->out, sizeof(*hdr) + len + strs->len);
 	hdr = d->out;
 	*hdr = (struct btf_header){ .magic = BTF_MAGIC,
 				    .version = BTF_VERSION,

@@ -44,6 +44,7 @@
 #include "lib/elfutils.h"
 #include "lib/leb128.h"
 #include "lib/par_for.h"
+#include "lib/populate.h"
 
 /*
  * The reading of the unit headers and their abbreviation tables for
@@ -84,6 +85,9 @@ struct dwarf_loader {
 	unsigned int partial_skipped; /* see dwarf_loader__partial_skipped() */
 	/* .debug_info as libdw reads it (relocated, decompressed), or NULLs. */
 	const unsigned char *debug_info, *debug_info_end;
+	/* A relocatable file's private mapping, which libdwfl reads and relocates. */
+	char *rel_map;
+	uint64_t rel_size;
 };
 
 /* Separate debug files are never looked for: the input carries its DWARF. */
@@ -101,21 +105,64 @@ static const Dwfl_Callbacks offline_callbacks = {
 	.section_address = dwfl_offline_section_address,
 };
 
+/*
+ * libdwfl writes every page of a debug section it relocates, and zeroes
+ * every relocation it applied (elfutils 0.188's relocate.c, partial mode):
+ * in a private mapping of the file, a copy-on-write fault per page, which
+ * costs a module more than reading its DWARF.  Those pages are made
+ * writable in one call per section instead.
+ */
+static void dwarf_loader__populate_relocs(Elf *elf, char *map, uint64_t size)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) < 0)
+		return;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr rel, target;
+		Elf_Scn *tscn;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &rel) || (rel.sh_type != SHT_RELA && rel.sh_type != SHT_REL))
+			continue;
+		tscn = elf_getscn(elf, rel.sh_info);
+		if (!tscn || !gelf_getshdr(tscn, &target) || target.sh_type == SHT_NOBITS ||
+		    (target.sh_flags & SHF_ALLOC))
+			continue;
+		name = elf_strptr(elf, shstrndx, target.sh_name);
+		if (!name || strncmp(name, ".debug_", 7) || rel.sh_offset > size ||
+		    rel.sh_size > size - rel.sh_offset || target.sh_offset > size ||
+		    target.sh_size > size - target.sh_offset)
+			continue;
+		populate__write(map + rel.sh_offset, rel.sh_size);
+		/* A section of few relocations (.debug_line's) has pages only read. */
+		if (rel.sh_entsize && rel.sh_size / rel.sh_entsize >= target.sh_size / 4096)
+			populate__write(map + target.sh_offset, target.sh_size);
+	}
+}
+
 /* Relocatable objects (modules) need their .rela.debug_* applied: libdwfl does it. */
 static int dwarf_loader__open_relocated(struct dwarf_loader *l, const char *path)
 {
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;
-	int fd = dup(l->image.fd >= 0 ? l->image.fd : l->fd);
+	int fd = l->image.fd >= 0 ? l->image.fd : l->fd;
+	struct stat st;
 
-	if (fd < 0)
+	if (fstat(fd, &st))
 		return -errno;
-	l->dwfl = dwfl_begin(&offline_callbacks);
-	if (!l->dwfl) {
-		close(fd);
-		return -ENOMEM;
+	l->rel_size = st.st_size;
+	l->rel_map = mmap(NULL, l->rel_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	if (l->rel_map == MAP_FAILED) {
+		l->rel_map = NULL;
+		return -errno;
 	}
-	mod = dwfl_report_offline(l->dwfl, path, path, fd);
+	dwarf_loader__populate_relocs(l->elf, l->rel_map, l->rel_size);
+	l->dwfl = dwfl_begin(&offline_callbacks);
+	if (!l->dwfl)
+		return -ENOMEM;
+	mod = dwfl_report_offline_memory(l->dwfl, path, path, l->rel_map, l->rel_size);
 	if (!mod || dwfl_report_end(l->dwfl, NULL, NULL) != 0)
 		return -ENOEXEC;
 	l->module = mod;
@@ -607,6 +654,9 @@ void dwarf_loader__release(struct dwarf_loader *l)
 		dwfl_end(l->dwfl);
 	else if (l->dwarf)
 		dwarf_end(l->dwarf);
+	if (l->rel_map)
+		munmap(l->rel_map, l->rel_size);
+	l->rel_map = NULL;
 	if (l->elf)
 		elf_end(l->elf);
 	if (l->fd >= 0)
@@ -670,16 +720,50 @@ struct worker {
 	pthread_t thread;
 };
 
+/* The offset in .debug_info of the unit whose DIE is @cu_die (no byte of it read). */
+static Dwarf_Off unit_start(Dwarf_Die *cu_die)
+{
+	return dwarf_dieoffset(cu_die) - dwarf_cuoffset(cu_die);
+}
+
 /* The offset just past the unit whose DIE is @cu_die, or 0. */
 static Dwarf_Off unit_end(Dwarf *dwarf, Dwarf_Die *cu_die)
 {
-	Dwarf_Off start = dwarf_dieoffset(cu_die) - dwarf_cuoffset(cu_die), next;
+	Dwarf_Off start = unit_start(cu_die), next;
 	size_t header_size;
 
 	if (dwarf_next_unit(dwarf, start, &next, &header_size, NULL, NULL, NULL, NULL, NULL,
 			    NULL) != 0)
 		return 0;
 	return next;
+}
+
+/*
+ * Maps at once the pages of @chunk's units to encode, which the worker
+ * reads whole: one call per run of them, not a fault per 64 kB
+ * (lib/populate.h).  Units left out (another language's) stay unread, and
+ * so do the alternate file's (dwarf_alt.h), which l->info does not hold.
+ */
+static void dwarf_loader__load_chunk(const struct dwarf_loader *l, Dwarf *dwarf,
+				     const struct dwarf_chunk *chunk)
+{
+	unsigned int i, first = 0;
+	Dwarf_Off start, end;
+
+	for (i = 0; l->info && i < chunk->nr; i++) {
+		if (dwarf_cu_getdwarf(chunk->cu_die[i].cu) != dwarf) {
+			first = i + 1;
+			continue;
+		}
+		if (i + 1 < chunk->nr && chunk->cu_index[i + 1] == chunk->cu_index[i] + 1 &&
+		    dwarf_cu_getdwarf(chunk->cu_die[i + 1].cu) == dwarf)
+			continue;
+		start = unit_start(&chunk->cu_die[first]);
+		end = unit_end(dwarf, &chunk->cu_die[i]);
+		if (start < end && end <= l->info_size)
+			populate__read(l->info + start, end - start);
+		first = i + 1;
+	}
 }
 
 /* Drops the pages that hold only @chunk's CUs, done with. */
@@ -798,7 +882,7 @@ static bool cu_queue__take(struct cu_queue *q, struct dwarf_chunk *chunk)
 		q->cu = next;
 		index = q->next_index++;
 		if (!taken) {
-			chunk->start = dwarf_dieoffset(cu_die) - dwarf_cuoffset(cu_die);
+			chunk->start = unit_start(cu_die);
 			bytes = chunk_bytes(q->loader, chunk->start);
 		}
 		chunk->end = unit_end(q->dwarf, cu_die);
@@ -902,7 +986,10 @@ static void *worker__run(void *arg)
 		return NULL;
 	}
 	while (cu_queue__take(w->queue, chunk)) {
-		int err = w->queue->fn(w->ctx, chunk);
+		int err;
+
+		dwarf_loader__load_chunk(w->queue->loader, w->queue->dwarf, chunk);
+		err = w->queue->fn(w->ctx, chunk);
 
 		dwarf_loader__drop_chunk(w->queue->loader, chunk);
 		if (err) {

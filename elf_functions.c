@@ -6,6 +6,7 @@
 
 #include "elf_functions.h"
 #include "elf_symtab.h"
+#include "lib/populate.h"
 #include "lib/str_set.h"
 #include "lib/str_sort.h"
 
@@ -41,6 +42,9 @@ static int func_syms__sort(struct func_sym *syms, size_t n)
 
 	if (!items || !sorted || n > UINT32_MAX)
 		goto out;
+	/* Both written whole: their pages mapped together (lib/populate.h). */
+	populate__write(items, n * sizeof(*items));
+	populate__write(sorted, n * sizeof(*sorted));
 	for (i = 0; i < n; i++)
 		items[i] = (struct str_sort_item){ syms[i].name, syms[i].len, (uint32_t)i };
 	err = str_sort(items, n);
@@ -139,6 +143,8 @@ static int elf_functions__fill(struct elf_functions *fns, const struct func_sym 
 	fns->syms = calloc(n ?: 1, sizeof(*fns->syms));
 	if (!fns->entries || !fns->names || !fns->syms)
 		return -ENOMEM;
+	populate__write(fns->names, names_len);
+	populate__write(fns->syms, n * sizeof(*fns->syms));
 	for (i = 0; i < n; i++) {
 		const struct func_sym *s = &syms[i];
 		struct elf_functions_entry *e =

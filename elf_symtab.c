@@ -6,6 +6,7 @@
 
 #include "elf_symtab.h"
 #include "lib/elfutils.h"
+#include "lib/populate.h"
 
 struct elf_symtab {
 	struct elf_sym *syms;
@@ -72,6 +73,8 @@ static int elf_symtab__read_syms(struct elf_symtab *st, Elf *elf, Elf_Scn *scn, 
 	st->syms = calloc(nr ?: 1, sizeof(*st->syms));
 	if (!st->syms)
 		return -ENOMEM;
+	/* Filled in order, nearly whole: its pages mapped together (lib/populate.h). */
+	populate__write(st->syms, nr * sizeof(*st->syms));
 	for (i = 0; i < nr; i++) {
 		struct elf_sym *s = &st->syms[st->nr_syms];
 		Elf32_Word xndx;
@@ -148,6 +151,7 @@ int elf_symtab__own_names(struct elf_symtab *st)
 	st->names = p = malloc(len ?: 1);
 	if (!p)
 		return -ENOMEM;
+	populate__write(p, len);
 	for (i = 0; i < st->nr_syms; i++)
 		st->syms[i].name = names__put(&p, st->syms[i].name);
 	for (i = 0; i < st->nr_sections; i++)

@@ -9,6 +9,7 @@
 
 #include "btf_build.h"
 #include "btf_types.h"
+#include "populate.h"
 
 #define BTF_MAX_ID 0x7fffffffu /* libbpf's BTF_MAX_NR_TYPES: the largest ID it takes */
 
@@ -418,6 +419,7 @@ static int btf_build_strmap__reset(struct btf_build_strmap *map, uint32_t len)
 		map->to = to;
 		map->cap = len;
 	}
+	populate__write(map->to, (size_t)len * sizeof(*map->to));
 	if (len)
 		memset(map->to, 0, (size_t)len * sizeof(*map->to));
 	return 0;
@@ -439,6 +441,12 @@ int btf_build__append(struct btf_build *b, const struct btf_build *src,
 	int err = map ? btf_build_strmap__reset(map, src->strs.len) : 0;
 
 	a.to = map ? map->to : NULL;
+	/* The room for all of @src's types, its pages mapped together (populate.h). */
+	if (!err && src->types_len) {
+		if (!btf_build__room(b, src->types_len))
+			return -ENOMEM;
+		populate__write(b->types + b->types_len, src->types_len);
+	}
 	for (id = 1; id <= src->nr && !err; id++) {
 		const struct btf_type *t = btf_build__type(src, id);
 		int at = btf_build__add_type(b, t);
@@ -470,6 +478,9 @@ int btf_build__load_raw(struct btf_build *b, const void *raw, uint32_t size)
 	b->strs.data = malloc(hdr->str_len ?: 1);
 	if (!b->types || !b->offs || !b->strs.data)
 		return -ENOMEM;
+	/* Written whole at once: the pages mapped together (populate.h). */
+	populate__write(b->types, hdr->type_len);
+	populate__write(b->strs.data, hdr->str_len);
 	memcpy(b->types, start + hdr->type_off, hdr->type_len);
 	memcpy(b->strs.data, start + hdr->str_off, hdr->str_len);
 	b->types_len = b->types_cap = hdr->type_len;

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Pages faulted in at once: see populate.h. */
+#include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "populate.h"
+
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22 /* Linux 5.14's <linux/mman.h> */
+#endif
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+static void populate(const void *p, size_t len, int advice)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uintptr_t mask = (page > 0 ? (uintptr_t)page : 4096) - 1;
+	uintptr_t start = (uintptr_t)p & ~mask, end = ((uintptr_t)p + len + mask) & ~mask;
+
+	if (len && end > start)
+		madvise((void *)start, end - start, advice);
+}
+
+void populate__read(const void *p, size_t len)
+{
+	populate(p, len, MADV_POPULATE_READ);
+}
+
+void populate__write(void *p, size_t len)
+{
+	populate(p, len, MADV_POPULATE_WRITE);
+}
