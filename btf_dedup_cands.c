@@ -24,20 +24,21 @@ int cand_table__init(struct cand_table *c, uint32_t max)
 	c->seen = 0;
 	c->libbpf_cap = 0;
 	c->grows = 0;
+	/* What the tables held is done with: not copied over as realloc() would. */
 	if (max > c->cap) {
-		struct cand *v = realloc(c->v, max * sizeof(*v));
-
-		if (!v)
+		free(c->v);
+		c->cap = 0;
+		c->v = malloc(max * sizeof(*c->v));
+		if (!c->v)
 			return -ENOMEM;
-		c->v = v;
 		c->cap = max;
 	}
 	if (buckets > c->heads_cap) {
-		uint32_t *heads = realloc(c->heads, buckets * sizeof(*heads));
-
-		if (!heads)
+		free(c->heads);
+		c->heads_cap = 0;
+		c->heads = malloc(buckets * sizeof(*c->heads));
+		if (!c->heads)
 			return -ENOMEM;
-		c->heads = heads;
 		c->heads_cap = buckets;
 	}
 	c->mask = buckets - 1;
