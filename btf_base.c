@@ -124,6 +124,7 @@ static int btf_base__index_types(struct btf_base *b)
 		if (size > (size_t)(end - p))
 			return -EINVAL;
 		btf_type__max_refs(t, &max_id, &max_str);
+		populate__ahead(b->offs, n, cap, sizeof(*b->offs));
 		b->offs[n++] = p - b->types;
 		p += size;
 	}

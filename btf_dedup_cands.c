@@ -91,6 +91,7 @@ int cand_table__add(struct cand_table *c, uint64_t key, uint32_t id)
 		c->v = v;
 		c->cap *= 2;
 	}
+	populate__ahead(c->v, c->nr, c->cap, sizeof(*c->v));
 	c->v[c->nr] = (struct cand){ key, id | cand_table__count(c, 1), *head };
 	*head = c->nr++;
 	return 0;

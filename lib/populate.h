@@ -20,4 +20,24 @@ void populate__read(const void *p, size_t len);
 /* The pages of @p..@p+@len (any alignment), mapped for writing: private copies, zeroed ones. */
 void populate__write(void *p, size_t len);
 
+/* How far ahead populate__ahead() maps an array that is filled in order. */
+#define POPULATE_WINDOW (64u << 10)
+
+/*
+ * For an array of @cap elements of @size bytes at @array, filled in order
+ * up to a count not known in advance: called before element @i is written,
+ * maps the next POPULATE_WINDOW bytes whenever @i begins a window, so that
+ * a fault per 4 kB becomes a call per 64 kB and at most one window is
+ * mapped ahead of what is written.
+ */
+static inline void populate__ahead(void *array, size_t i, size_t cap, size_t size)
+{
+	size_t at = i * size, left;
+
+	if ((at & (POPULATE_WINDOW - 1)) >= size || i >= cap)
+		return;
+	left = (cap - i) * size;
+	populate__write((char *)array + at, left < POPULATE_WINDOW ? left : POPULATE_WINDOW);
+}
+
 #endif /* _LIB_POPULATE_H_ */
