@@ -147,6 +147,8 @@ struct btf_encoder_input {
 	const unsigned char *debug_info, *debug_info_end;
 	/* .debug_loc and .debug_loclists likewise (dwarf_loader__debug_locs()). */
 	const unsigned char *debug_loc, *debug_loc_end, *debug_loclists, *debug_loclists_end;
+	/* Both in the file's mapping (dwarf_loader__file_mapped()): their pages may be dropped. */
+	bool locs_file_mapped;
 	/* .debug_str and .debug_line_str as libdw reads them (NULL: none), for names. */
 	const char *debug_str, *debug_str_end, *debug_line_str, *debug_line_str_end;
 	/*

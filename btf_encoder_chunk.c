@@ -16,6 +16,7 @@
 #include "btf_dedup.h"
 #include "btf_encoder_priv.h"
 #include "lib/btf_types.h"
+#include "lib/populate.h"
 
 int btf_encoder__begin_chunk(struct btf_encoder *e, uint32_t index)
 {
@@ -233,6 +234,31 @@ static int btf_encoder__dedup_carried(struct btf_encoder *e, struct btf_chunk *c
 	return err < 0 ? err : 0;
 }
 
+/* Whether @lo..@hi lies in @start..@end. */
+static bool within(const unsigned char *lo, const unsigned char *hi, const unsigned char *start,
+		   const unsigned char *end)
+{
+	return start && lo >= start && hi <= end;
+}
+
+/*
+ * Drops the pages of the chunk's location lists, as the loader drops those
+ * of its units (lists of one unit lie together, units in order): the
+ * 35 MB of a vmlinux's .debug_loclists would otherwise all be held to the
+ * end.  Only pages of the file's own mapping: they come back from it.
+ */
+static void btf_encoder__drop_lists(struct btf_encoder *e)
+{
+	const struct btf_encoder_input *in = e->in;
+	const unsigned char *lo, *hi;
+
+	dwarf_locs__take_span(&e->locs, &lo, &hi);
+	if (lo && in->locs_file_mapped &&
+	    (within(lo, hi, in->debug_loclists, in->debug_loclists_end) ||
+	     within(lo, hi, in->debug_loc, in->debug_loc_end)))
+		populate__drop(lo, hi);
+}
+
 int btf_encoder__end_chunk(struct btf_encoder *e)
 {
 	struct btf_chunk *c = e->chunk;
@@ -242,6 +268,7 @@ int btf_encoder__end_chunk(struct btf_encoder *e)
 		err = btf_encoder__finish_cu(e);
 	if (err)
 		return err;
+	btf_encoder__drop_lists(e);
 	/*
 	 * Split BTF is deduplicated once, against its base, as upstream does:
 	 * a second pass can merge more than the first, and modules are small.

@@ -73,9 +73,11 @@ struct dwarf_loader {
 	Dwarf *dwarf; /* owned by dwfl when the file is relocatable */
 	Dwfl *dwfl;
 	Dwfl_Module *module;
-	/* .debug_info as mapped from the file, when it is (NULL otherwise). */
+	/* .debug_info as mapped from the file, when it is (NULL otherwise), and that mapping. */
 	const char *info;
 	size_t info_size;
+	const char *raw;
+	size_t raw_size;
 	/* The size of .debug_info, when it is not compressed (0 otherwise). */
 	uint64_t info_sec_size;
 	bool merged; /* see dwarf_loader__merged(); with @scan's result once it is joined */
@@ -190,7 +192,16 @@ static void dwarf_loader__find_mapped_info(struct dwarf_loader *l)
 	    (char *)d->d_buf == raw + shdr.sh_offset) {
 		l->info = d->d_buf;
 		l->info_size = d->d_size;
+		l->raw = raw;
+		l->raw_size = raw_size;
 	}
+}
+
+bool dwarf_loader__file_mapped(const struct dwarf_loader *l, const void *start, const void *end)
+{
+	return l->raw && (const char *)start >= l->raw &&
+	       (const char *)start <= (const char *)end &&
+	       (const char *)end <= l->raw + l->raw_size;
 }
 
 /* Opening failed with @err, @what in words, unless memory ran out (lib/elfutils.h). */
@@ -667,6 +678,7 @@ void dwarf_loader__release(struct dwarf_loader *l)
 	l->dwarf = NULL;
 	l->elf = NULL;
 	l->info = NULL;
+	l->raw = NULL;
 	l->debug_info = l->debug_info_end = NULL;
 	l->fd = -1;
 	dwarf_alt__free(&l->alt);

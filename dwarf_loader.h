@@ -53,6 +53,16 @@ void dwarf_loader__debug_locs(const struct dwarf_loader *loader, const unsigned 
 			      const unsigned char **loclists_end);
 
 /*
+ * Whether @start..@end lies in the file's own read-only mapping, as
+ * .debug_info does where its pages are dropped behind the chunks: then a
+ * page of it may be dropped (lib/populate.h's populate__drop()) and comes
+ * back from the file if read again; not so in a relocated, converted or
+ * decompressed copy.
+ */
+bool dwarf_loader__file_mapped(const struct dwarf_loader *loader, const void *start,
+			       const void *end);
+
+/*
  * Whether the file's units are one CU, as pahole v1.31 decides: a kernel
  * built with LTO (its "Linux" ELF note LINUX_ELFNOTE_LTO_INFO says so), or,
  * without that note, DWARF whose units refer into each other

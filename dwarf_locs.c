@@ -36,6 +36,22 @@ void dwarf_locs__free(struct dwarf_locs *l)
 	darray__free(&l->entries);
 }
 
+/* A list read at @p: within the span. */
+static void dwarf_locs__note(struct dwarf_locs *l, const unsigned char *p)
+{
+	if (!l->span_lo || p < l->span_lo)
+		l->span_lo = p;
+	if (!l->span_hi || p > l->span_hi)
+		l->span_hi = p;
+}
+
+void dwarf_locs__take_span(struct dwarf_locs *l, const unsigned char **lo, const unsigned char **hi)
+{
+	*lo = l->span_lo;
+	*hi = l->span_hi;
+	l->span_lo = l->span_hi = NULL;
+}
+
 static bool skip_bytes(const unsigned char **p, const unsigned char *end, uint64_t n)
 {
 	if ((uint64_t)(end - *p) < n)
@@ -401,6 +417,7 @@ static int dwarf_locs__read(struct dwarf_locs *l, Dwarf_Attribute *attr)
 		sec_end = l->version < 5 ? l->loc_end : l->loclists_end;
 		if (!sec || off >= (Dwarf_Word)(sec_end - sec))
 			return LOC_LIBDW;
+		dwarf_locs__note(l, sec + off);
 		return l->version < 5 ? list_v4(l, sec + off, sec_end) :
 					list_v5(l, sec + off, sec_end);
 	default:

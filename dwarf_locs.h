@@ -52,6 +52,8 @@ struct dwarf_locs {
 	uint16_t version;
 	uint8_t addr_size;
 	bool unit_known, lists_here;
+	/* Where the lists read here since dwarf_locs__take_span() begin: the least and the most. */
+	const unsigned char *span_lo, *span_hi;
 	DARRAY(struct loc_op) ops;
 	DARRAY(struct loc_entry) entries;
 };
@@ -75,5 +77,14 @@ void dwarf_locs__free(struct dwarf_locs *l);
  * -ENOMEM when out of memory, else 0.
  */
 int dwarf_locs__walk(struct dwarf_locs *l, Dwarf_Attribute *attr, dwarf_loc_fn fn, void *ctx);
+
+/*
+ * Where the lists read here since the last call lie, [*@lo, *@hi) in
+ * .debug_loc or .debug_loclists, the last list's tail past *@hi (its
+ * start): for the pages of a chunk's lists to be dropped behind it, as
+ * those of .debug_info are.  NULLs when none was read.
+ */
+void dwarf_locs__take_span(struct dwarf_locs *l, const unsigned char **lo,
+			   const unsigned char **hi);
 
 #endif /* _DWARF_LOCS_H_ */

@@ -127,6 +127,13 @@ static int encode_input__open(struct encode_input *ei, const char *path,
 				 &ei->in.debug_line_str, &ei->in.debug_line_str_end);
 	dwarf_loader__debug_locs(ei->loader, &ei->in.debug_loc, &ei->in.debug_loc_end,
 				 &ei->in.debug_loclists, &ei->in.debug_loclists_end);
+	/* A section that is not there is no copy either. */
+	ei->in.locs_file_mapped =
+		(!ei->in.debug_loc ||
+		 dwarf_loader__file_mapped(ei->loader, ei->in.debug_loc, ei->in.debug_loc_end)) &&
+		(!ei->in.debug_loclists ||
+		 dwarf_loader__file_mapped(ei->loader, ei->in.debug_loclists,
+					   ei->in.debug_loclists_end));
 	return 0;
 }
 

@@ -32,3 +32,13 @@ void populate__write(void *p, size_t len)
 {
 	populate(p, len, MADV_POPULATE_WRITE);
 }
+
+void populate__drop(const void *start, const void *end)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uintptr_t mask = (page > 0 ? (uintptr_t)page : 4096) - 1;
+	uintptr_t from = ((uintptr_t)start + mask) & ~mask, to = (uintptr_t)end & ~mask;
+
+	if (start < end && from < to)
+		madvise((void *)from, to - from, MADV_DONTNEED);
+}

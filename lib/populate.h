@@ -20,6 +20,13 @@ void populate__read(const void *p, size_t len);
 /* The pages of @p..@p+@len (any alignment), mapped for writing: private copies, zeroed ones. */
 void populate__write(void *p, size_t len);
 
+/*
+ * The pages wholly inside @start..@end let go (MADV_DONTNEED): only for a
+ * read-only mapping of a file, whose pages come back from it when read
+ * again; never for memory whose contents are ours.
+ */
+void populate__drop(const void *start, const void *end);
+
 /* How far ahead populate__ahead() maps an array that is filled in order. */
 #define POPULATE_WINDOW (64u << 10)
 
