@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Opening an ELF's DWARF and feeding its CUs to worker threads.
+ * Opening an ELF's DWARF for worker threads, which take its CUs in chunks
+ * from a queue (dwarf_chunks.c).
  *
  * All workers read the one Dwarf handle.  What libdw and libelf share
  * between units is made before the workers start, in the main thread:
@@ -28,7 +29,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <dwarf.h>
@@ -36,61 +36,13 @@
 #include <gelf.h>
 #include <libelf.h>
 
-#include "dwarf_alt.h"
-#include "dwarf_loader.h"
-#include "elf_image.h"
+#include "dwarf_loader_priv.h"
 #include "lib/darray.h"
 #include "lib/elf_scn.h"
 #include "lib/elfutils.h"
 #include "lib/leb128.h"
 #include "lib/par_for.h"
 #include "lib/populate.h"
-
-/*
- * The reading of the unit headers and their abbreviation tables for
- * DW_FORM_ref_addr (dwarf_loader__scan_units()): @refs_across, what it
- * found, is the thread's to write while @running.
- */
-struct abbrev_scan {
-	Dwarf *dwarf;
-	/* In a thread, what it drops the pages of once done: fields set before it starts. */
-	const struct dwarf_loader *drops;
-	const unsigned char *abbrevs, *end; /* .debug_abbrev */
-	bool refs_across;
-	bool running;
-	pthread_t thread;
-};
-
-/* The size of .debug_abbrev from which its tables are read in a thread of their own. */
-#define ABBREV_SCAN_THREAD_BYTES (1u << 20)
-
-struct dwarf_loader {
-	int fd;
-	/* The file with its compressed sections decompressed, when it has any; l->elf reads it. */
-	struct elf_image image;
-	char image_why[192]; /* why it could not be made */
-	Elf *elf;
-	Dwarf *dwarf; /* owned by dwfl when the file is relocatable */
-	Dwfl *dwfl;
-	Dwfl_Module *module;
-	/* .debug_info as mapped from the file, when it is (NULL otherwise), and that mapping. */
-	const char *info;
-	size_t info_size;
-	const char *raw;
-	size_t raw_size;
-	/* The size of .debug_info, when it is not compressed (0 otherwise). */
-	uint64_t info_sec_size;
-	bool merged; /* see dwarf_loader__merged(); with @scan's result once it is joined */
-	struct abbrev_scan scan;
-	bool partial_units; /* see dwarf_loader__partial_units() */
-	struct dwarf_alt alt; /* see dwarf_loader__alt() */
-	unsigned int partial_skipped; /* see dwarf_loader__partial_skipped() */
-	/* .debug_info as libdw reads it (relocated, decompressed), or NULLs. */
-	const unsigned char *debug_info, *debug_info_end;
-	/* A relocatable file's private mapping, which libdwfl reads and relocates. */
-	char *rel_map;
-	uint64_t rel_size;
-};
 
 /* Separate debug files are never looked for: the input carries its DWARF. */
 static int find_no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
@@ -347,7 +299,7 @@ static int abbrev_units__intern(void *ctx, size_t i, unsigned int thread)
  * shared out to @threads threads.  Out of memory, the units left out are
  * read as the workers meet them, as before libdw 0.178 made that safe.
  */
-static void dwarf_loader__intern_all_abbrevs(struct dwarf_loader *l, unsigned int threads)
+void dwarf_loader__intern_all_abbrevs(struct dwarf_loader *l, unsigned int threads)
 {
 	struct abbrev_units u = {};
 	Dwarf_CU *cu = NULL;
@@ -422,7 +374,7 @@ void dwarf_loader__debug_locs(const struct dwarf_loader *l, const unsigned char 
  * file stays mapped and a page read again comes back from the file, but
  * the memory of the whole section is not held to the end.
  */
-static void dwarf_loader__drop_info(const struct dwarf_loader *l, Dwarf_Off start, Dwarf_Off end)
+void dwarf_loader__drop_info(const struct dwarf_loader *l, Dwarf_Off start, Dwarf_Off end)
 {
 	uintptr_t page = sysconf(_SC_PAGESIZE), from, to;
 
@@ -553,7 +505,7 @@ static void dwarf_loader__scan_units(struct dwarf_loader *l)
 }
 
 /* Waits for the scan of the abbreviation tables, if it runs. */
-static void dwarf_loader__join_scan(struct dwarf_loader *l)
+void dwarf_loader__join_scan(struct dwarf_loader *l)
 {
 	if (!l->scan.running)
 		return;
@@ -700,374 +652,4 @@ Elf *dwarf_loader__elf(const struct dwarf_loader *l)
 	if (l->dwfl && l->module)
 		return dwfl_module_getelf(l->module, &bias) ?: l->elf;
 	return l->elf;
-}
-
-/* What -V says of a chunk: what bench/cores.sh models the walls at any -j from. */
-struct chunk_time {
-	uint32_t index, nr_units;
-	uint64_t bytes;
-	double cpu; /* the worker's, taking the chunk and encoding it */
-};
-
-/* The CU queue shared by the workers. */
-struct cu_queue {
-	pthread_mutex_t lock;
-	const struct dwarf_loader *loader;
-	Dwarf *dwarf;
-	Dwarf_CU *cu; /* the last CU handed out */
-	uint32_t next_index; /* of the next unit */
-	uint32_t next_chunk;
-	bool done;
-	int err;
-	unsigned int partial_skipped; /* partial units left out, units one by one */
-	dwarf_chunk_fn fn;
-	const struct dwarf_cu_filter *filter;
-	int verbose;
-	DARRAY(struct chunk_time) times; /* with -V, under the lock */
-};
-
-struct worker {
-	struct cu_queue *queue;
-	void *ctx;
-	pthread_t thread;
-};
-
-/* The offset in .debug_info of the unit whose DIE is @cu_die (no byte of it read). */
-static Dwarf_Off unit_start(Dwarf_Die *cu_die)
-{
-	return dwarf_dieoffset(cu_die) - dwarf_cuoffset(cu_die);
-}
-
-/* The offset just past the unit whose DIE is @cu_die, or 0. */
-static Dwarf_Off unit_end(Dwarf *dwarf, Dwarf_Die *cu_die)
-{
-	Dwarf_Off start = unit_start(cu_die), next;
-	size_t header_size;
-
-	if (dwarf_next_unit(dwarf, start, &next, &header_size, NULL, NULL, NULL, NULL, NULL,
-			    NULL) != 0)
-		return 0;
-	return next;
-}
-
-/*
- * Maps at once the pages of @chunk's units to encode, which the worker
- * reads whole: one call per run of them, not a fault per 64 kB
- * (lib/populate.h).  Units left out (another language's) stay unread, and
- * so do the alternate file's (dwarf_alt.h), which l->info does not hold.
- */
-static void dwarf_loader__load_chunk(const struct dwarf_loader *l, Dwarf *dwarf,
-				     const struct dwarf_chunk *chunk)
-{
-	unsigned int i, first = 0;
-	Dwarf_Off start, end;
-
-	for (i = 0; l->info && i < chunk->nr; i++) {
-		if (dwarf_cu_getdwarf(chunk->cu_die[i].cu) != dwarf) {
-			first = i + 1;
-			continue;
-		}
-		if (i + 1 < chunk->nr && chunk->cu_index[i + 1] == chunk->cu_index[i] + 1 &&
-		    dwarf_cu_getdwarf(chunk->cu_die[i + 1].cu) == dwarf)
-			continue;
-		start = unit_start(&chunk->cu_die[first]);
-		end = unit_end(dwarf, &chunk->cu_die[i]);
-		if (start < end && end <= l->info_size)
-			populate__read(l->info + start, end - start);
-		first = i + 1;
-	}
-}
-
-/* Drops the pages that hold only @chunk's CUs, done with. */
-static void dwarf_loader__drop_chunk(const struct dwarf_loader *l, const struct dwarf_chunk *chunk)
-{
-	dwarf_loader__drop_info(l, chunk->start, chunk->end);
-}
-
-/*
- * How many bytes of .debug_info the chunk starting at @start gets (see
- * dwarf_loader.h); 0 when the size of the section is not known: then
- * chunks are counted in units.
- */
-static uint64_t chunk_bytes(const struct dwarf_loader *l, Dwarf_Off start)
-{
-	uint64_t size = l->info_sec_size;
-
-	if (!size)
-		return 0;
-	if (start < size - size / DWARF_LOADER_TAIL)
-		return size / DWARF_LOADER_CHUNKS ?: 1;
-	return size / (DWARF_LOADER_CHUNKS * DWARF_LOADER_TAIL_SPLIT) ?: 1;
-}
-
-/* Room for one more unit in @chunk; false when out of memory. */
-static bool dwarf_chunk__reserve(struct dwarf_chunk *chunk)
-{
-	unsigned int cap = chunk->capacity ? chunk->capacity * 2 : DWARF_LOADER_CHUNK_MAX;
-	Dwarf_Die *dies;
-	uint32_t *indices;
-
-	if (chunk->nr < chunk->capacity)
-		return true;
-	dies = realloc(chunk->cu_die, cap * sizeof(*dies));
-	if (dies)
-		chunk->cu_die = dies;
-	indices = dies ? realloc(chunk->cu_index, cap * sizeof(*indices)) : NULL;
-	if (!indices)
-		return false;
-	chunk->cu_index = indices;
-	chunk->capacity = cap;
-	return true;
-}
-
-/* Whether @chunk, of @nr_units and @bytes to reach (0: counted in units), is full. */
-static bool cu_queue__chunk_full(const struct dwarf_chunk *chunk, unsigned int nr_units,
-				 uint64_t bytes)
-{
-	if (nr_units == (bytes ? DWARF_LOADER_CHUNK_MAX : DWARF_LOADER_CHUNK_UNITS))
-		return true;
-	return bytes && chunk->end - chunk->start >= bytes;
-}
-
-/*
- * The partial units of the alternate file that the file imports, first in
- * the first chunk of merged units, as if they were the file's own (the
- * order of a single-file dwz, whose partial units come first).
- */
-static bool cu_queue__take_alt(struct cu_queue *q, struct dwarf_chunk *chunk)
-{
-	const struct dwarf_alt *alt = &q->loader->alt;
-	size_t i;
-
-	if (!q->loader->merged || q->next_chunk)
-		return true;
-	for (i = 0; i < alt->units.nr; i++) {
-		if (!dwarf_chunk__reserve(chunk))
-			return false;
-		chunk->cu_die[chunk->nr] = alt->units.data[i];
-		chunk->cu_index[chunk->nr++] = q->next_index++;
-	}
-	return true;
-}
-
-/*
- * Takes the next chunk: the units that follow the last one taken, up to its
- * share of bytes (see chunk_bytes()) or DWARF_LOADER_CHUNK_MAX of them,
- * less those not to be encoded.  Where a chunk ends depends on the units
- * alone.  False when there is none left or a worker failed.
- */
-static bool cu_queue__take(struct cu_queue *q, struct dwarf_chunk *chunk)
-{
-	uint64_t bytes = 0;
-	unsigned int nr_units = 0;
-	bool taken = false;
-
-	pthread_mutex_lock(&q->lock);
-	chunk->nr = 0;
-	chunk->index = q->next_chunk;
-	if (!q->done && !q->err && !cu_queue__take_alt(q, chunk))
-		q->err = -ENOMEM;
-	while (!q->done && !q->err) {
-		Dwarf_Die *cu_die;
-		uint8_t unit_type;
-		Dwarf_Half version;
-		Dwarf_Die subdie;
-		Dwarf_CU *next;
-		uint32_t index;
-		int rc;
-
-		if (!dwarf_chunk__reserve(chunk)) {
-			q->err = -ENOMEM;
-			break;
-		}
-		cu_die = &chunk->cu_die[chunk->nr];
-		errno = 0;
-		rc = dwarf_get_units(q->dwarf, q->cu, &next, &version, &unit_type, cu_die, &subdie);
-
-		if (rc != 0) {
-			/* 1 is the end; -1 a unit header libdw cannot read (or no memory). */
-			if (rc < 0)
-				q->err = elfutils__err(-EBADMSG);
-			q->done = true;
-			break;
-		}
-		q->cu = next;
-		index = q->next_index++;
-		if (!taken) {
-			chunk->start = unit_start(cu_die);
-			bytes = chunk_bytes(q->loader, chunk->start);
-		}
-		chunk->end = unit_end(q->dwarf, cu_die);
-		/* A unit whose length runs past the section. */
-		if (q->loader->info_sec_size && chunk->end > q->loader->info_sec_size) {
-			q->err = -EBADMSG;
-			break;
-		}
-		taken = true;
-		/*
-		 * A partial unit is a part of the units that import it: both
-		 * releases read it only where the units are one CU (v1.31's
-		 * and v1.32's die__process() skip it), and so do we.
-		 */
-		if (unit_type == DW_UT_partial && !q->loader->merged) {
-			q->partial_skipped++;
-			if (q->verbose)
-				fprintf(stderr, "skipping CU %s: a partial unit\n",
-					dwarf_diename(cu_die) ?: "?");
-		} else if (unit_type == DW_UT_compile || unit_type == DW_UT_partial) {
-			const char *why = dwarf_cu_filter__why(q->filter, cu_die);
-
-			if (!why)
-				chunk->cu_index[chunk->nr++] = index;
-			else if (q->verbose)
-				fprintf(stderr, "skipping CU %s: %s\n",
-					dwarf_diename(cu_die) ?: "?", why);
-		}
-		if (cu_queue__chunk_full(chunk, ++nr_units, bytes))
-			break;
-	}
-	taken = taken && !q->err;
-	if (taken)
-		q->next_chunk++;
-	pthread_mutex_unlock(&q->lock);
-	return taken;
-}
-
-static void cu_queue__fail(struct cu_queue *q, int err)
-{
-	pthread_mutex_lock(&q->lock);
-	if (!q->err)
-		q->err = err;
-	pthread_mutex_unlock(&q->lock);
-}
-
-static double thread_cpu(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* With -V, the CPU @chunk took since @start; only -V's lines miss it when out of memory. */
-static void cu_queue__note(struct cu_queue *q, const struct dwarf_chunk *chunk, double start)
-{
-	struct chunk_time *t;
-	double cpu;
-
-	if (!q->verbose)
-		return;
-	cpu = thread_cpu() - start;
-	pthread_mutex_lock(&q->lock);
-	t = darray__push(&q->times);
-	if (t)
-		*t = (struct chunk_time){ chunk->index, chunk->nr, chunk->end - chunk->start, cpu };
-	pthread_mutex_unlock(&q->lock);
-}
-
-static int chunk_time__cmp(const void *a, const void *b)
-{
-	const struct chunk_time *x = a, *y = b;
-
-	return x->index < y->index ? -1 : x->index > y->index;
-}
-
-/* -V: one line per chunk, in .debug_info order, the same at every -j but for the CPU. */
-static void cu_queue__print_times(struct cu_queue *q)
-{
-	size_t i;
-
-	if (q->times.nr > 1)
-		qsort(q->times.data, q->times.nr, sizeof(*q->times.data), chunk_time__cmp);
-	for (i = 0; i < q->times.nr; i++) {
-		const struct chunk_time *t = &q->times.data[i];
-
-		fprintf(stderr, "pahole: chunk %u: %u units, %llu bytes, %.4f s CPU\n", t->index,
-			t->nr_units, (unsigned long long)t->bytes, t->cpu);
-	}
-}
-
-static void *worker__run(void *arg)
-{
-	struct worker *w = arg;
-	struct dwarf_chunk *chunk = calloc(1, sizeof(*chunk));
-	double start = thread_cpu();
-
-	if (!chunk) {
-		cu_queue__fail(w->queue, -ENOMEM);
-		return NULL;
-	}
-	while (cu_queue__take(w->queue, chunk)) {
-		int err;
-
-		dwarf_loader__load_chunk(w->queue->loader, w->queue->dwarf, chunk);
-		err = w->queue->fn(w->ctx, chunk);
-
-		dwarf_loader__drop_chunk(w->queue->loader, chunk);
-		if (err) {
-			cu_queue__fail(w->queue, err);
-			break;
-		}
-		cu_queue__note(w->queue, chunk, start);
-		start = thread_cpu();
-	}
-	free(chunk->cu_die);
-	free(chunk->cu_index);
-	free(chunk);
-	return NULL;
-}
-
-int dwarf_loader__for_each_chunk(struct dwarf_loader *l, unsigned int nr_workers, dwarf_chunk_fn fn,
-				 void **worker_ctx, const struct dwarf_cu_filter *filter,
-				 int verbose)
-{
-	struct cu_queue q = {
-		.lock = PTHREAD_MUTEX_INITIALIZER,
-		.loader = l,
-		.dwarf = l->dwarf,
-		.fn = fn,
-		.filter = filter,
-		.verbose = verbose,
-	};
-	struct worker *workers;
-	unsigned int i, started = 0;
-	int err = 0;
-
-	dwarf_loader__join_scan(l); /* the queue reads l->merged */
-	if (l->merged)
-		dwarf_loader__intern_all_abbrevs(l, nr_workers);
-	workers = calloc(nr_workers, sizeof(*workers));
-	if (!workers)
-		return -ENOMEM;
-	for (i = 0; i < nr_workers; i++) {
-		workers[i].queue = &q;
-		workers[i].ctx = worker_ctx[i];
-	}
-	/*
-	 * N threads for -jN, -j1 too, as pahole starts them: the main thread
-	 * only waits (upstream's tests/reproducible_build.sh counts them).
-	 * Threads that cannot be started (a limit on processes, no memory for
-	 * a stack) leave the work to those that were, or to the main thread
-	 * itself: the chunks, and so the output, are the same.
-	 */
-	for (i = 0; i < nr_workers; i++, started++) {
-		err = -pthread_create(&workers[i].thread, NULL, worker__run, &workers[i]);
-		if (err)
-			break;
-	}
-	if (err && verbose)
-		fprintf(stderr, "pahole: %u of %u worker threads could not be started (%s): %s\n",
-			nr_workers - started, nr_workers, strerror(-err),
-			started ? "the others do their work" : "the main thread does it");
-	if (!started)
-		worker__run(&workers[0]);
-	for (i = 0; i < started; i++)
-		pthread_join(workers[i].thread, NULL);
-	if (!q.err && verbose)
-		cu_queue__print_times(&q);
-	l->partial_skipped = q.partial_skipped;
-	darray__free(&q.times);
-	free(workers);
-	pthread_mutex_destroy(&q.lock);
-	return q.err;
 }
