@@ -14,10 +14,10 @@
 #include <linux/btf.h>
 
 #include "btf_base.h"
-#include "lib/populate.h"
 #include "lib/btf_types.h"
 #include "lib/elf_scn.h"
 #include "lib/elfutils.h"
+#include "lib/populate.h"
 #include "lib/str_set.h"
 
 #define SIEVE_BITS 16

@@ -376,14 +376,8 @@ void dwarf_loader__debug_locs(const struct dwarf_loader *l, const unsigned char 
  */
 void dwarf_loader__drop_info(const struct dwarf_loader *l, Dwarf_Off start, Dwarf_Off end)
 {
-	uintptr_t page = sysconf(_SC_PAGESIZE), from, to;
-
-	if (!l->info || end <= start || end > l->info_size)
-		return;
-	from = ((uintptr_t)l->info + start + page - 1) & ~(page - 1);
-	to = ((uintptr_t)l->info + end) & ~(page - 1);
-	if (from < to)
-		madvise((void *)from, to - from, MADV_DONTNEED);
+	if (l->info && start < end && end <= l->info_size)
+		populate__drop(l->info + start, l->info + end);
 }
 
 /* linux/elfnote-lto.h: a note "Linux" of this type says whether the kernel is LTO-built. */

@@ -13,10 +13,17 @@
 #define MADV_POPULATE_WRITE 23
 #endif
 
-static void populate(const void *p, size_t len, int advice)
+/* A page's size less one, to round addresses with. */
+static uintptr_t page_mask(void)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	uintptr_t mask = (page > 0 ? (uintptr_t)page : 4096) - 1;
+
+	return (page > 0 ? (uintptr_t)page : 4096) - 1;
+}
+
+static void populate(const void *p, size_t len, int advice)
+{
+	uintptr_t mask = page_mask();
 	uintptr_t start = (uintptr_t)p & ~mask, end = ((uintptr_t)p + len + mask) & ~mask;
 
 	if (len && end > start)
@@ -35,8 +42,7 @@ void populate__write(void *p, size_t len)
 
 void populate__drop(const void *start, const void *end)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	uintptr_t mask = (page > 0 ? (uintptr_t)page : 4096) - 1;
+	uintptr_t mask = page_mask();
 	uintptr_t from = ((uintptr_t)start + mask) & ~mask, to = (uintptr_t)end & ~mask;
 
 	if (start < end && from < to)
