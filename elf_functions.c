@@ -114,6 +114,8 @@ static int elf_functions__build_index(struct elf_functions *fns)
 	if (!fns->index)
 		return -ENOMEM;
 	fns->index_mask = size - 1;
+	/* Probed (read) before written: mapped writable at once, not a zero page then a copy. */
+	populate__write(fns->index, size * sizeof(*fns->index));
 	for (i = 0; i < fns->nr_entries; i++) {
 		size_t slot = name_hash(fns->entries[i].name) & fns->index_mask;
 
@@ -248,11 +250,17 @@ int elf_functions__claim(struct elf_functions_entry *entry, const void *owner,
 {
 	struct elf_function *f, *head;
 
+	/*
+	 * A node is first touched by a write, the exchange, not a load: a
+	 * page of nodes never written before is then mapped once, for
+	 * writing, where a load would map the zero page and the write copy it
+	 * and flush every other worker's TLB.  Many nodes are never claimed,
+	 * so their pages are not populated ahead.
+	 */
 	for (f = atomic_load(&entry->head); f; f = f->next) {
-		const void *cur = atomic_load(&f->owner);
+		const void *cur = NULL;
 
-		if (cur == owner ||
-		    (!cur && atomic_compare_exchange_strong(&f->owner, &cur, owner))) {
+		if (atomic_compare_exchange_strong(&f->owner, &cur, owner) || cur == owner) {
 			*out = f;
 			return 0;
 		}

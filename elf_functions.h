@@ -15,6 +15,7 @@
  */
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "btf_func_state.h" /* what a node holds */
