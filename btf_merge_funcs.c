@@ -21,6 +21,7 @@
 #include "lib/btf_types.h"
 #include "lib/clock.h"
 #include "lib/par_for.h"
+#include "lib/populate.h"
 /* ---- adding the functions, once every encoder is done ---- */
 
 /*
@@ -674,9 +675,13 @@ static int btf_encoders__add_v132(const struct btf_encoder_input *in, struct btf
 		.sets = calloc(nr_threads, sizeof(*ch.sets)),
 	};
 	double start = clock__now();
-	int err = ch.choices && ch.sets && (ch.said || !conf->verbose) ?
-			  par_for(nr_threads, n, func_chooser__one, &ch) :
-			  -ENOMEM;
+	int err = ch.choices && ch.sets && (ch.said || !conf->verbose) ? 0 : -ENOMEM;
+
+	if (!err) {
+		/* Every choice is written. */
+		populate__write(ch.choices, n * sizeof(*ch.choices));
+		err = par_for(nr_threads, n, func_chooser__one, &ch);
+	}
 	/* -V's thousand lines in one write, not one each: stderr has no buffer. */
 	char *said = NULL;
 	size_t said_len = 0;
@@ -748,6 +753,7 @@ int btf_encoders__add_saved_funcs(const struct btf_encoder_input *in, struct btf
 	int err = 0;
 
 	*choosing = 0;
+	elf_functions__map_nodes(in->functions);
 	if (btf_encoder_conf__follows(conf, BTF_RULE_FUNCS_V132))
 		return btf_encoders__add_v132(in, btf, nr_threads ?: 1, choosing);
 	for (i = 0; i < n && !err; i++)

@@ -89,6 +89,8 @@ static int collect_func_syms(const struct elf_symtab *symtab, struct func_sym **
 		dot = strchr(s->name, '.');
 		if (dot && (strstr(dot, ".part") || strstr(dot, ".cold")))
 			continue;
+		/* Sized for every symbol, filled with the functions' alone. */
+		populate__ahead(syms, n, total, sizeof(*syms));
 		syms[n].name = s->name;
 		syms[n].len = dot ? (size_t)(dot - s->name) : strlen(s->name);
 		syms[n].addr = s->value; /* v1.31 compares st_value, an offset in ET_REL */
@@ -153,6 +155,7 @@ static int elf_functions__fill(struct elf_functions *fns, const struct func_sym 
 			fns->nr_entries ? &fns->entries[fns->nr_entries - 1] : NULL;
 
 		if (!e || strncmp(e->name, s->name, s->len) || e->name[s->len]) {
+			populate__ahead(fns->entries, fns->nr_entries, n, sizeof(*fns->entries));
 			e = &fns->entries[fns->nr_entries++];
 			memcpy(p, s->name, s->len);
 			p[s->len] = '\0';
@@ -276,6 +279,11 @@ int elf_functions__claim(struct elf_functions_entry *entry, const void *owner,
 	} while (!atomic_compare_exchange_weak(&entry->head, &head, f));
 	*out = f;
 	return 0;
+}
+
+void elf_functions__map_nodes(const struct elf_functions *fns)
+{
+	populate__read(fns->first_nodes, fns->nr_entries * sizeof(*fns->first_nodes));
 }
 
 size_t elf_functions__nr_entries(const struct elf_functions *fns)

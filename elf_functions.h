@@ -72,6 +72,13 @@ struct elf_functions_entry *elf_functions__find(const struct elf_functions *func
 int elf_functions__claim(struct elf_functions_entry *entry, const void *owner,
 			 struct elf_function **out);
 
+/*
+ * After the workers, before the nodes are all read: maps, in one call, the
+ * pages of the first nodes that no worker touched, as the zero page (no
+ * memory), instead of a fault each.
+ */
+void elf_functions__map_nodes(const struct elf_functions *functions);
+
 size_t elf_functions__nr_entries(const struct elf_functions *functions);
 struct elf_functions_entry *elf_functions__entry(const struct elf_functions *functions, size_t i);
 

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "populate.h"
 #include "str_sort.h"
 
 #define STR_SORT_SHORT 32 /* items below which a range is sorted by insertion */
@@ -157,10 +158,15 @@ int str_sort(struct str_sort_item *v, size_t n)
 	st.keys = malloc(n * sizeof(*st.keys));
 	st.keys_tmp = malloc(n * sizeof(*st.keys_tmp));
 	st.items_tmp = malloc(n * sizeof(*st.items_tmp));
-	if (st.keys && st.keys_tmp && st.items_tmp)
-		str_sorter__range(&st, v, n, 0);
-	else
+	if (!st.keys || !st.keys_tmp || !st.items_tmp) {
 		err = -ENOMEM;
+	} else {
+		/* All three written whole: their pages mapped together (lib/populate.h). */
+		populate__write(st.keys, n * sizeof(*st.keys));
+		populate__write(st.keys_tmp, n * sizeof(*st.keys_tmp));
+		populate__write(st.items_tmp, n * sizeof(*st.items_tmp));
+		str_sorter__range(&st, v, n, 0);
+	}
 	free(st.keys);
 	free(st.keys_tmp);
 	free(st.items_tmp);
