@@ -18,16 +18,24 @@
 #include "lib/populate.h"
 #include "lib/str_set.h"
 
-/* Room for @want elements of @size bytes at *@p, which holds *@cap: 0 or -ENOMEM. */
+/*
+ * Room for @want elements of @size bytes at *@p, which holds *@cap, all to
+ * be written anew: 0 or -ENOMEM.  What the room held is not kept, so not
+ * copied as realloc() would, and new room is mapped at once (populate.h).
+ */
 static int dedup__room(void *p, uint32_t *cap, uint32_t want, size_t size)
 {
 	void *bigger;
 
 	if (want <= *cap)
 		return 0;
-	bigger = realloc(*(void **)p, (size_t)want * size);
+	free(*(void **)p);
+	*(void **)p = NULL;
+	*cap = 0;
+	bigger = malloc((size_t)want * size);
 	if (!bigger)
 		return -ENOMEM;
+	populate__write(bigger, (size_t)want * size);
 	*(void **)p = bigger;
 	*cap = want;
 	return 0;

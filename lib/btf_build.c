@@ -9,6 +9,7 @@
 
 #include "btf_build.h"
 #include "btf_types.h"
+#include "grow.h"
 #include "populate.h"
 
 #define BTF_MAX_ID 0x7fffffffu /* libbpf's BTF_MAX_NR_TYPES: the largest ID it takes */
@@ -57,7 +58,7 @@ static void *btf_build__room(struct btf_build *b, uint32_t size)
 
 		while (cap < b->types_len + size)
 			cap = cap > UINT32_MAX / 2 ? UINT32_MAX : 2 * cap;
-		types = realloc(b->types, cap);
+		types = grow__realloc(b->types, b->types_cap, cap);
 		if (!types)
 			return NULL;
 		b->types = types;
@@ -66,7 +67,8 @@ static void *btf_build__room(struct btf_build *b, uint32_t size)
 	if (b->nr == b->offs_cap) {
 		uint32_t cap = b->offs_cap ? 2 * b->offs_cap : 4096, *offs;
 
-		offs = realloc(b->offs, (size_t)cap * sizeof(*offs));
+		offs = grow__realloc(b->offs, (size_t)b->offs_cap * sizeof(*offs),
+				     (size_t)cap * sizeof(*offs));
 		if (!offs)
 			return NULL;
 		b->offs = offs;
@@ -412,11 +414,12 @@ static int append_id(uint32_t *id, void *ctx)
 static int btf_build_strmap__reset(struct btf_build_strmap *map, uint32_t len)
 {
 	if (len > map->cap) {
-		uint32_t *to = realloc(map->to, (size_t)len * sizeof(*to));
-
-		if (!to)
+		/* Zeroed below: not copied over as realloc() would. */
+		free(map->to);
+		map->cap = 0;
+		map->to = malloc((size_t)len * sizeof(*map->to));
+		if (!map->to)
 			return -ENOMEM;
-		map->to = to;
 		map->cap = len;
 	}
 	populate__write(map->to, (size_t)len * sizeof(*map->to));
@@ -473,9 +476,13 @@ int btf_build__load_raw(struct btf_build *b, const void *raw, uint32_t size)
 	    size - sizeof(*hdr) < (uint64_t)hdr->str_off + hdr->str_len ||
 	    (uint64_t)hdr->type_off + hdr->type_len > hdr->str_off)
 		return -EINVAL;
-	b->types = malloc(hdr->type_len ?: 1);
-	b->offs = malloc(cap * sizeof(*b->offs));
-	b->strs.data = malloc(hdr->str_len ?: 1);
+	/* The capacities set with each buffer: they tell btf_build__free() its kind (grow.h). */
+	b->types = grow__realloc(NULL, 0, hdr->type_len);
+	b->types_cap = b->types ? hdr->type_len : 0;
+	b->offs = grow__realloc(NULL, 0, cap * sizeof(*b->offs));
+	b->offs_cap = b->offs ? cap : 0;
+	b->strs.data = grow__realloc(NULL, 0, hdr->str_len);
+	b->strs.cap = b->strs.data ? hdr->str_len : 0;
 	if (!b->types || !b->offs || !b->strs.data)
 		return -ENOMEM;
 	/* Written whole at once: the pages mapped together (populate.h). */
@@ -483,9 +490,8 @@ int btf_build__load_raw(struct btf_build *b, const void *raw, uint32_t size)
 	populate__write(b->strs.data, hdr->str_len);
 	memcpy(b->types, start + hdr->type_off, hdr->type_len);
 	memcpy(b->strs.data, start + hdr->str_off, hdr->str_len);
-	b->types_len = b->types_cap = hdr->type_len;
-	b->strs.len = b->strs.cap = hdr->str_len;
-	b->offs_cap = cap;
+	b->types_len = hdr->type_len;
+	b->strs.len = hdr->str_len;
 	for (off = 0, b->nr = 0; off < hdr->type_len && b->nr < cap; b->nr++) {
 		b->offs[b->nr] = off;
 		off += btf_type__size(btf_build__type(b, b->nr + 1));
@@ -533,8 +539,8 @@ void btf_build__free(struct btf_build *b)
 {
 	if (!b)
 		return;
-	free(b->types);
-	free(b->offs);
+	grow__free(b->types, b->types_cap);
+	grow__free(b->offs, (size_t)b->offs_cap * sizeof(*b->offs));
 	str_set__free(&b->strs);
 	*b = (struct btf_build){};
 }

@@ -27,6 +27,7 @@
 
 #include "lib/str_set.h"
 
+/* Its buffers are lib/grow.h's, of the capacities it holds: btf_build__free() frees them. */
 struct btf_build {
 	char *types;
 	uint32_t types_len, types_cap;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "str_set.h"
 
 uint32_t str_set__hash(const char *s, size_t len)
@@ -27,7 +28,7 @@ static int str_set__grow(struct str_set *s, size_t len)
 
 		while (cap < s->len + len)
 			cap *= 2;
-		data = realloc(s->data, cap);
+		data = grow__realloc(s->data, s->cap, cap);
 		if (!data)
 			return -ENOMEM;
 		s->data = data;
@@ -107,7 +108,7 @@ void str_set__drop_index(struct str_set *s)
 
 void str_set__free(struct str_set *s)
 {
-	free(s->data);
+	grow__free(s->data, s->cap);
 	free(s->slots);
 	s->data = NULL;
 	s->slots = NULL;

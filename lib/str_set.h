@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 struct str_set {
-	char *data;
+	char *data; /* a buffer of lib/grow.h's, of @cap bytes: str_set__free() frees it */
 	uint32_t len; /* bytes of data used */
 	uint32_t cap;
 	uint32_t *slots, mask, nr; /* open addressing: offsets + 1 by content; 0 is empty */

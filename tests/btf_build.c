@@ -19,6 +19,7 @@
 #include <bpf/btf.h>
 
 #include "lib/btf_build.h"
+#include "lib/grow.h"
 
 static int failures, checks;
 
@@ -420,6 +421,48 @@ static void append(void)
 	pair__end(&dst);
 }
 
+/*
+ * Types and strings past GROW_MAP bytes (lib/grow.h: buffers of their own
+ * mappings from there on, grown by mremap()), built, loaded from raw bytes,
+ * appended to a small build and freed: the bytes stay libbpf's throughout.
+ */
+static void large(void)
+{
+	struct pair p, small;
+	struct btf_build loaded = {};
+	uint32_t i, size, loaded_size = 0, n;
+	void *raw, *again = NULL;
+	char s[32];
+
+	pair__begin(&p, "past a mapping's threshold");
+	for (i = 0; i < 120000; i++) {
+		snprintf(s, sizeof(s), "struct_number_%u", i);
+		n = name(&p, s);
+		btf__add_struct(p.libbpf, s, 8);
+		btf_build__add_composite(&p.ours, BTF_KIND_STRUCT, n, 8);
+		btf__add_field(p.libbpf, s, 2 * i + 1, 0, 0);
+		btf_build__add_field(&p.ours, n, 2 * i + 1, 0, 0);
+	}
+	check(p.ours.types_len >= GROW_MAP && p.ours.strs.len >= GROW_MAP &&
+		      p.ours.nr * sizeof(*p.ours.offs) < GROW_MAP,
+	      "types and strings past the threshold, the index below it");
+	raw = btf_build__raw(&p.ours, &size);
+	check(raw && !btf_build__load_raw(&loaded, raw, size), "large: loading the raw bytes");
+	again = btf_build__raw(&loaded, &loaded_size);
+	check(again && loaded_size == size && !memcmp(raw, again, size), "large: loaded, the same");
+	pair__begin(&small, "a small one, the large appended");
+	n = name(&small, "int");
+	same(&small, btf__add_int(small.libbpf, "int", 4, BTF_INT_SIGNED),
+	     btf_build__add_int(&small.ours, n, 4, BTF_INT_SIGNED), "int");
+	same(&small, btf__add_btf(small.libbpf, p.libbpf),
+	     btf_build__append(&small.ours, &loaded, NULL), "appending the large one");
+	free(raw);
+	free(again);
+	btf_build__free(&loaded);
+	pair__end(&small);
+	pair__end(&p);
+}
+
 int main(void)
 {
 	ints();
@@ -430,6 +473,7 @@ int main(void)
 	reset();
 	funcs_vars();
 	append();
+	large();
 	if (failures) {
 		fprintf(stderr, "btf_build: %d of %d checks failed\n", failures, checks);
 		return 1;
