@@ -10,6 +10,24 @@
 #include "grow.h"
 #include "populate.h"
 
+/*
+ * ThreadSanitizer does not intercept mremap() (google/sanitizers#1099):
+ * the addresses a buffer leaves keep its accesses in the shadow memory,
+ * and a buffer of another thread moved there later is reported as racing
+ * with them.  Under it, a mapping grows by a new mapping and a copy, which
+ * it sees; the bytes are the same.
+ */
+#if defined(__SANITIZE_THREAD__)
+#define GROW_MREMAP 0
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define GROW_MREMAP 0
+#endif
+#endif
+#ifndef GROW_MREMAP
+#define GROW_MREMAP 1
+#endif
+
 /* @len rounded up to whole pages, the length of its mapping. */
 static size_t grow__pages(size_t len)
 {
@@ -29,7 +47,7 @@ void *grow__realloc(void *p, size_t cap, size_t new_cap)
 	}
 	if (new_cap < GROW_MAP)
 		return realloc(p, new_cap ?: 1);
-	if (cap >= GROW_MAP) {
+	if (cap >= GROW_MAP && GROW_MREMAP) {
 		q = mremap(p, grow__pages(cap), grow__pages(new_cap), MREMAP_MAYMOVE);
 		return q == MAP_FAILED ? NULL : q;
 	}
@@ -41,7 +59,7 @@ void *grow__realloc(void *p, size_t cap, size_t new_cap)
 		populate__write(q, cap);
 		memcpy(q, p, cap);
 	}
-	free(p);
+	grow__free(p, cap);
 	return q;
 }
 
