@@ -21,8 +21,9 @@
 # another (memory bandwidth, caches, a core's other thread): so each chunk's
 # CPU is also recorded in RECORD -V runs at -j2, and the model takes those
 # for two workers and more (the -j1 ones for one).  It is checked against
-# the medians of RUNS (default 5) measured runs at -j1 and -j2, and the
-# script fails when either is more than 10% off.
+# the medians of RUNS (default 5) measured runs at -j1 and -j2, taken in
+# turn with the -V runs, and the script fails when either is more than 10%
+# off.
 #
 # Options are BENCH_OPTS (default: -J --btf_features=default; for the 6.12
 # vmlinux use Linux 6.12's Makefile.btf set, see README's Performance).
@@ -69,8 +70,11 @@ median() # FILE COLUMN
 	sort -g -k"$2" "$1" | awk -v c="$2" '{ v[NR] = $c } END { print v[int((NR + 1) / 2)] }'
 }
 
-# 1. The record: -V -j1 runs, their phases and chunks, one line each.
-for i in $(seq "$record"); do
+# record_j1 I: the I-th -V -j1 run of the record, its phases and chunks, one line each.
+record_j1()
+{
+	local i=$1
+
 	# shellcheck disable=SC2086
 	timed "$tmp/vwall" "$ours" $opts -V -j1 --btf_encode_detached="$tmp/out.btf" "$vmlinux"
 	awk -v run="$i" '
@@ -100,15 +104,59 @@ for i in $(seq "$record"); do
 		out = sum["phase encode"] - chunks
 		print run, "phase outside", (out > 0 ? out : 0)
 	}' >> "$tmp/record"
-done
-awk '{ print $1 }' "$tmp/vwall" | awk '{ print NR, "wall total", $1 }' >> "$tmp/record"
-# The chunks' CPU when two workers share the machine: "chunk2 N CPU".
-for i in $(seq "$record"); do
+}
+
+# record_j2 I: the chunks' CPU when two workers share the machine ("chunk2 N CPU"), the I-th run.
+record_j2()
+{
+	local i=$1
+
 	# shellcheck disable=SC2086
 	timed "$tmp/vwall2" "$ours" $opts -V -j2 --btf_encode_detached="$tmp/out.btf" "$vmlinux"
 	awk -v run="$i" '/^pahole: chunk [0-9]+: .* s CPU$/ {
 		sub(":", "", $3); print run, "chunk2", $3, $(NF - 2) }' "$tmp/err" >> "$tmp/record"
+}
+
+# measure J: one measured run of ours and of each peer at -jJ.
+measure()
+{
+	local j=$1 peer bin
+
+	# shellcheck disable=SC2086
+	timed "$tmp/ours-j$j" "$ours" $opts "-j$j" --btf_encode_detached="$tmp/out.btf" "$vmlinux"
+	for peer in v132 v131; do
+		bin=${!peer}
+		[ -x "$bin" ] || continue
+		# shellcheck disable=SC2086
+		timed "$tmp/$peer-j$j" "$bin" $opts "-j$j" --btf_encode_detached="$tmp/out.btf" \
+			"$vmlinux"
+	done
+}
+
+# 1. What a worker costs to start: a one-function object at -j1 and -j64.
+printf 'struct cores_s { int a; };\nint cores_f(struct cores_s *s) { return s->a; }\n' > "$tmp/one.c"
+gcc -g -O2 -c "$tmp/one.c" -o "$tmp/one.o"
+for i in $(seq "$runs"); do
+	for j in 1 64; do
+		# shellcheck disable=SC2086
+		timed "$tmp/one-j$j" "$ours" $opts "-j$j" --btf_encode_detached="$tmp/one.btf" "$tmp/one.o"
+	done
 done
+start_cost=$(awk -v a="$(median "$tmp/one-j64" 1)" -v b="$(median "$tmp/one-j1" 1)" \
+	'BEGIN { c = (a - b) / 63; print (c > 0 ? c : 0) }')
+
+# 2. The record (-V runs of ours: phases and chunks at -j1, chunks at -j2)
+# and the measured walls, their runs taken in turn, so that the model and
+# what it is checked against meet the same minutes of a host whose speed
+# drifts (one run of a binary can take 8% more than the one before).
+rounds=$((record > runs ? record : runs))
+for i in $(seq "$rounds"); do
+	[ "$i" -gt "$record" ] || record_j1 "$i"
+	[ "$i" -gt "$runs" ] || measure 1
+	[ "$i" -gt "$record" ] || record_j2 "$i"
+	[ "$i" -gt "$runs" ] || measure 2
+done
+awk '{ print $1 }' "$tmp/vwall" | awk '{ print NR, "wall total", $1 }' >> "$tmp/record"
 # Per run, the rest of the process: its wall less every timed phase.
 awk '$2 == "phase" && $3 != "outside" && $3 != "choose" { timed[$1] += $4 } $2 == "wall" { wall[$1] = $4 }
 END { for (r in wall) { o = wall[r] - timed[r]; print r, "phase other", (o > 0 ? o : 0) } }' \
@@ -125,34 +173,7 @@ grep -q '^chunk ' "$tmp/medians" && grep -q '^chunk2 ' "$tmp/medians" ||
 	{ echo "cores: $ours -V printed no chunk times" >&2; exit 1; }
 get() { awk -v k="$1" -v n="$2" '$1 == k && $2 == n { print $3; f = 1 } END { if (!f) print 0 }' "$tmp/medians"; }
 
-# 2. What a worker costs to start: a one-function object at -j1 and -j64.
-printf 'struct cores_s { int a; };\nint cores_f(struct cores_s *s) { return s->a; }\n' > "$tmp/one.c"
-gcc -g -O2 -c "$tmp/one.c" -o "$tmp/one.o"
-for i in $(seq "$runs"); do
-	for j in 1 64; do
-		# shellcheck disable=SC2086
-		timed "$tmp/one-j$j" "$ours" $opts "-j$j" --btf_encode_detached="$tmp/one.btf" "$tmp/one.o"
-	done
-done
-start_cost=$(awk -v a="$(median "$tmp/one-j64" 1)" -v b="$(median "$tmp/one-j1" 1)" \
-	'BEGIN { c = (a - b) / 63; print (c > 0 ? c : 0) }')
-
-# 3. Measured walls, runs alternating.
-for i in $(seq "$runs"); do
-	for j in 1 2; do
-		# shellcheck disable=SC2086
-		timed "$tmp/ours-j$j" "$ours" $opts "-j$j" --btf_encode_detached="$tmp/out.btf" "$vmlinux"
-		for peer in v132 v131; do
-			bin=${!peer}
-			[ -x "$bin" ] || continue
-			# shellcheck disable=SC2086
-			timed "$tmp/$peer-j$j" "$bin" $opts "-j$j" --btf_encode_detached="$tmp/out.btf" \
-				"$vmlinux"
-		done
-	done
-done
-
-# 4. The model, from the medians.
+# 3. The model, from the medians.
 read -r other_t read_t encode_t outside_t merge_t funcs_t choose_t dedup_t close_t write_t list_t vwall <<< \
 	"$(get phase other) $(get phase read) $(get phase encode) $(get phase outside) $(get phase merge) $(get phase funcs) \
 	 $(get phase choose) $(get phase dedup) $(get phase close) $(get phase write) $(get phase list) $(get wall total)"
