@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include "grow.h"
 #include "populate.h"
@@ -28,15 +27,6 @@
 #define GROW_MREMAP 1
 #endif
 
-/* @len rounded up to whole pages, the length of its mapping. */
-static size_t grow__pages(size_t len)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	size_t mask = (page > 0 ? (size_t)page : 4096) - 1;
-
-	return (len + mask) & ~mask;
-}
-
 void *grow__realloc(void *p, size_t cap, size_t new_cap)
 {
 	void *q;
@@ -48,11 +38,11 @@ void *grow__realloc(void *p, size_t cap, size_t new_cap)
 	if (new_cap < GROW_MAP)
 		return realloc(p, new_cap ?: 1);
 	if (cap >= GROW_MAP && GROW_MREMAP) {
-		q = mremap(p, grow__pages(cap), grow__pages(new_cap), MREMAP_MAYMOVE);
+		q = mremap(p, populate__pages(cap), populate__pages(new_cap), MREMAP_MAYMOVE);
 		return q == MAP_FAILED ? NULL : q;
 	}
-	q = mmap(NULL, grow__pages(new_cap), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-		 -1, 0);
+	q = mmap(NULL, populate__pages(new_cap), PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (q == MAP_FAILED)
 		return NULL;
 	if (cap) {
@@ -68,7 +58,7 @@ void grow__free(void *p, size_t cap)
 	if (!p)
 		return;
 	if (cap >= GROW_MAP)
-		munmap(p, grow__pages(cap));
+		munmap(p, populate__pages(cap));
 	else
 		free(p);
 }

@@ -40,6 +40,11 @@ void populate__write(void *p, size_t len)
 	populate(p, len, MADV_POPULATE_WRITE);
 }
 
+size_t populate__pages(size_t len)
+{
+	return (len + page_mask()) & ~(size_t)page_mask();
+}
+
 void populate__drop(const void *start, const void *end)
 {
 	uintptr_t mask = page_mask();

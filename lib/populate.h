@@ -27,6 +27,9 @@ void populate__write(void *p, size_t len);
  */
 void populate__drop(const void *start, const void *end);
 
+/* @len rounded up to whole pages: the length of a mapping of @len bytes. */
+size_t populate__pages(size_t len);
+
 /* How far ahead populate__ahead() maps an array that is filled in order. */
 #define POPULATE_WINDOW (64u << 10)
 
