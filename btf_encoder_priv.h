@@ -318,7 +318,7 @@ static inline uint32_t btf_encoder__die_off(const struct btf_encoder *e, Dwarf_D
  */
 static inline void btf_encoder__attrs(struct btf_encoder *e, Dwarf_Die *die, struct die_attrs *a)
 {
-	memset(a, 0, sizeof(*a));
+	die_attrs__clear(a);
 	a->refs = e->cu.ref_ctx;
 	a->strs = &e->cu.strs;
 	die_reader__getattrs(&e->cu.reader, die, die_attrs__collect, a);

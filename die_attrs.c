@@ -313,7 +313,8 @@ bool die_attrs__wanted(unsigned int at)
 
 int die_attrs__collect(Dwarf_Attribute *attr, void *arg)
 {
-	unsigned int at = dwarf_whatattr(attr);
+	/* Its name as libdw.h lays it out: dwarf_whatattr() is a call per attribute. */
+	unsigned int at = attr->code;
 	struct die_attrs *a = arg;
 
 	if (at == DW_AT_GNU_annotation) {
@@ -327,7 +328,7 @@ int die_attrs__collect(Dwarf_Attribute *attr, void *arg)
 
 void die_attrs__read(Dwarf_Die *die, struct die_attrs *a, const struct die_ref_ctx *like)
 {
-	memset(a, 0, sizeof(*a));
+	die_attrs__clear(a);
 	die_ref_ctx__init(&a->refs, die, like->global, like->space);
 	dwarf_getattrs(die, die_attrs__collect, a, 0);
 }

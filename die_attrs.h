@@ -16,6 +16,7 @@
  */
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 
@@ -149,6 +150,20 @@ bool die_attrs__wanted(unsigned int at);
  * whose refs the caller has set.
  */
 int die_attrs__collect(Dwarf_Attribute *attr, void *arg);
+
+/*
+ * Unsets every attribute of @a.  gcc inlines a memset() of this constant
+ * size as a `rep stos`, which takes some 15 ns to start, for each of a
+ * kernel's millions of DIEs; the C library's memset() clears it with vector
+ * stores in 4 ns.  The size is hidden from the compiler so that it calls it.
+ */
+static inline void die_attrs__clear(struct die_attrs *a)
+{
+	size_t size = sizeof(*a);
+
+	__asm__("" : "+r"(size));
+	memset(a, 0, size);
+}
 
 /* Reads the attributes of @die into @a, all unset first, its references numbered as in @like. */
 void die_attrs__read(Dwarf_Die *die, struct die_attrs *a, const struct die_ref_ctx *like);
