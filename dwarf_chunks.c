@@ -33,6 +33,7 @@ struct cu_queue {
 	Dwarf *dwarf;
 	Dwarf_CU *cu; /* the last CU handed out */
 	uint32_t next_index; /* of the next unit */
+	uint32_t next_unit; /* of the next unit libdw lists (dwarf_loader__unit()) */
 	uint32_t next_chunk;
 	bool done;
 	int err;
@@ -88,7 +89,7 @@ static void dwarf_loader__load_chunk(const struct dwarf_loader *l, Dwarf *dwarf,
 		    dwarf_cu_getdwarf(chunk->cu_die[i + 1].cu) == dwarf)
 			continue;
 		start = unit_start(&chunk->cu_die[first]);
-		end = unit_end(dwarf, &chunk->cu_die[i]);
+		end = chunk->cu_end[i] ?: unit_end(dwarf, &chunk->cu_die[i]);
 		if (start < end && end <= l->info_size)
 			populate__read(l->info + start, end - start);
 		first = i + 1;
@@ -122,7 +123,8 @@ static bool dwarf_chunk__reserve(struct dwarf_chunk *chunk)
 {
 	unsigned int cap = chunk->capacity ? chunk->capacity * 2 : DWARF_LOADER_CHUNK_MAX;
 	Dwarf_Die *dies;
-	uint32_t *indices;
+	uint32_t *indices = NULL;
+	Dwarf_Off *ends = NULL;
 
 	if (chunk->nr < chunk->capacity)
 		return true;
@@ -130,9 +132,12 @@ static bool dwarf_chunk__reserve(struct dwarf_chunk *chunk)
 	if (dies)
 		chunk->cu_die = dies;
 	indices = dies ? realloc(chunk->cu_index, cap * sizeof(*indices)) : NULL;
-	if (!indices)
+	if (indices)
+		chunk->cu_index = indices;
+	ends = indices ? realloc(chunk->cu_end, cap * sizeof(*ends)) : NULL;
+	if (!ends)
 		return false;
-	chunk->cu_index = indices;
+	chunk->cu_end = ends;
 	chunk->capacity = cap;
 	return true;
 }
@@ -162,6 +167,7 @@ static bool cu_queue__take_alt(struct cu_queue *q, struct dwarf_chunk *chunk)
 		if (!dwarf_chunk__reserve(chunk))
 			return false;
 		chunk->cu_die[chunk->nr] = alt->units.data[i];
+		chunk->cu_end[chunk->nr] = 0;
 		chunk->cu_index[chunk->nr++] = q->next_index++;
 	}
 	return true;
@@ -185,6 +191,7 @@ static bool cu_queue__take(struct cu_queue *q, struct dwarf_chunk *chunk)
 	if (!q->done && !q->err && !cu_queue__take_alt(q, chunk))
 		q->err = -ENOMEM;
 	while (!q->done && !q->err) {
+		const struct dwarf_unit_info *u;
 		Dwarf_Die *cu_die;
 		uint8_t unit_type;
 		Dwarf_Half version;
@@ -210,11 +217,13 @@ static bool cu_queue__take(struct cu_queue *q, struct dwarf_chunk *chunk)
 		}
 		q->cu = next;
 		index = q->next_index++;
+		/* Its end and language as noted at open: its header's page is not mapped again. */
+		u = dwarf_loader__unit(q->loader, q->next_unit++, cu_die);
 		if (!taken) {
 			chunk->start = unit_start(cu_die);
 			bytes = chunk_bytes(q->loader, chunk->start);
 		}
-		chunk->end = unit_end(q->dwarf, cu_die);
+		chunk->end = u && u->end ? u->end : unit_end(q->dwarf, cu_die);
 		/* A unit whose length runs past the section. */
 		if (q->loader->info_sec_size && chunk->end > q->loader->info_sec_size) {
 			q->err = -EBADMSG;
@@ -232,13 +241,18 @@ static bool cu_queue__take(struct cu_queue *q, struct dwarf_chunk *chunk)
 				fprintf(stderr, "skipping CU %s: a partial unit\n",
 					dwarf_diename(cu_die) ?: "?");
 		} else if (unit_type == DW_UT_compile || unit_type == DW_UT_partial) {
-			const char *why = dwarf_cu_filter__why(q->filter, cu_die);
+			const char *why =
+				u && u->has_lang ?
+					dwarf_cu_filter__why_lang(q->filter, cu_die, u->lang) :
+					dwarf_cu_filter__why(q->filter, cu_die);
 
-			if (!why)
+			if (!why) {
+				chunk->cu_end[chunk->nr] = chunk->end;
 				chunk->cu_index[chunk->nr++] = index;
-			else if (q->verbose)
+			} else if (q->verbose) {
 				fprintf(stderr, "skipping CU %s: %s\n",
 					dwarf_diename(cu_die) ?: "?", why);
+			}
 		}
 		if (cu_queue__chunk_full(chunk, ++nr_units, bytes))
 			break;
@@ -330,6 +344,7 @@ static void *worker__run(void *arg)
 	}
 	free(chunk->cu_die);
 	free(chunk->cu_index);
+	free(chunk->cu_end);
 	free(chunk);
 	return NULL;
 }

@@ -17,12 +17,16 @@ static bool lang_listed(const int *langs, int lang)
 
 const char *dwarf_cu_filter__why(const struct dwarf_cu_filter *filter, Dwarf_Die *cu_die)
 {
+	return filter ? dwarf_cu_filter__why_lang(filter, cu_die, dwarf_srclang(cu_die)) : NULL;
+}
+
+const char *dwarf_cu_filter__why_lang(const struct dwarf_cu_filter *filter, Dwarf_Die *cu_die,
+				      int lang)
+{
 	const char *name;
-	int lang;
 
 	if (!filter)
 		return NULL;
-	lang = dwarf_srclang(cu_die);
 	if (lang_listed(filter->lang_exclude, lang))
 		return "language excluded";
 	if (filter->lang_include && *filter->lang_include &&

@@ -7,8 +7,9 @@
  * between units is made before the workers start, in the main thread:
  * dwarf_loader__open() has libdw read every unit header (so that the
  * workers' dwarf_get_units and dwarf_offdie only search libdw's tree of
- * units) and finds .debug_info for die_reader (so that no worker calls
- * libelf).  Taking the next chunk is serialized under the queue mutex, to
+ * units; for a large file in a thread of its own, beside the main thread's
+ * reading of the symbols, joined before the workers start) and finds
+ * .debug_info for die_reader (so that no worker calls libelf).  Taking the next chunk is serialized under the queue mutex, to
  * hand out units in order; reading the DIEs of a unit a worker took needs
  * no lock: libdw (>= 0.178) allocates and fills its abbreviation tables
  * thread-safely, and the encoder follows a reference into another unit
@@ -317,25 +318,6 @@ void dwarf_loader__intern_all_abbrevs(struct dwarf_loader *l, unsigned int threa
 	darray__free(&u.dies);
 }
 
-/*
- * Has libdw read every unit header, here in the main thread: a lookup of a
- * unit libdw has not met yet inserts it into libdw's tree of units, which
- * the workers then only search (dwarf_get_units, dwarf_offdie).
- */
-static void dwarf_loader__intern_units(struct dwarf_loader *l)
-{
-	Dwarf_CU *cu = NULL;
-	uint8_t unit_type;
-	Dwarf_Die die;
-
-	while (dwarf_get_units(l->dwarf, cu, &cu, NULL, &unit_type, &die, NULL) == 0) {
-		if (unit_type != DW_UT_partial)
-			continue;
-		l->partial_units = true;
-		dwarf_loader__intern_abbrevs(&die);
-	}
-}
-
 void dwarf_loader__debug_info(const struct dwarf_loader *l, const unsigned char **start,
 			      const unsigned char **end)
 {
@@ -440,61 +422,114 @@ static bool abbrev_table_refs_across(const unsigned char *p, const unsigned char
 	return false;
 }
 
+/* The offset in .debug_info of the unit whose DIE is @cu_die (no byte of it read). */
+static Dwarf_Off unit_offset(Dwarf_Die *cu_die)
+{
+	return dwarf_dieoffset(cu_die) - dwarf_cuoffset(cu_die);
+}
+
 /*
- * Whether the abbreviation table of some unit has a DW_FORM_ref_addr.  The
- * unit headers and the tables are read from libdw's bytes of .debug_info and
- * .debug_abbrev with dwarf_next_unit(), which neither allocates nor changes
- * the Dwarf, so that it may run in a thread of its own beside the main
- * thread's reading of the symbols (libelf) and interning of the units.
+ * Notes unit @die, which libdw has just interned: where it ends and its
+ * language, and, while the units are not known to be one, whether its
+ * abbreviation table refers into other units.  Its header is read again by
+ * dwarf_next_unit(), which neither allocates nor changes the Dwarf: the
+ * page is mapped.
+ */
+static void abbrev_scan__note(struct abbrev_scan *scan, Dwarf_Die *die, Dwarf_Off *last_abbrev)
+{
+	struct dwarf_loader *l = scan->l;
+	struct dwarf_unit_info *u = darray__push(&scan->units);
+	Dwarf_Off off = unit_offset(die), next, abbrev_off;
+	struct dwarf_cu_bytes bytes = { .die = die->addr, .big_endian = scan->big_endian };
+	size_t header_size;
+
+	/* Out of memory, what is not noted is read again by the queue. */
+	if (u)
+		*u = (struct dwarf_unit_info){ .start = off };
+	if (!l->debug_info || bytes.die < l->debug_info || bytes.die >= l->debug_info_end ||
+	    dwarf_next_unit(l->dwarf, off, &next, &header_size, NULL, &abbrev_off, &bytes.addr_size,
+			    &bytes.offset_size, NULL, NULL) != 0 ||
+	    next <= off || next > (size_t)(l->debug_info_end - l->debug_info))
+		return;
+	if (u)
+		u->end = next;
+	if (!scan->abbrevs || abbrev_off >= (size_t)(scan->end - scan->abbrevs))
+		return;
+	bytes.end = l->debug_info + next;
+	bytes.abbrev = scan->abbrevs + abbrev_off;
+	bytes.abbrev_end = scan->end;
+	if (u)
+		u->has_lang = dwarf_cu__lang(&bytes, &u->lang);
+	if (scan->check_refs && !scan->refs_across && abbrev_off != *last_abbrev) {
+		scan->refs_across = abbrev_table_refs_across(bytes.abbrev, scan->end);
+		*last_abbrev = abbrev_off;
+	}
+}
+
+/*
+ * Has libdw read every unit header: a lookup of a unit libdw has not met
+ * yet inserts it into libdw's tree of units, which the workers then only
+ * search (dwarf_get_units, dwarf_offdie).  Partial units have their
+ * abbreviations read too (dwarf_loader__intern_abbrevs()).  Then the pages
+ * of the headers are dropped: they would all stay resident until their
+ * chunks are done (some 20 MB of a vmlinux's peak).
  */
 static void *abbrev_scan__run(void *arg)
 {
 	struct abbrev_scan *scan = arg;
-	Dwarf_Off off = 0, next, abbrev_off, last = (Dwarf_Off)-1;
-	size_t header_size, size = scan->end - scan->abbrevs;
+	struct dwarf_loader *l = scan->l;
+	Dwarf_Off last_abbrev = (Dwarf_Off)-1;
+	Dwarf_CU *cu = NULL;
+	uint8_t unit_type;
+	Dwarf_Die die;
 
-	scan->refs_across = false;
-	while (!scan->refs_across && dwarf_next_unit(scan->dwarf, off, &next, &header_size, NULL,
-						     &abbrev_off, NULL, NULL, NULL, NULL) == 0) {
-		if (abbrev_off != last && abbrev_off < size)
-			scan->refs_across =
-				abbrev_table_refs_across(scan->abbrevs + abbrev_off, scan->end);
-		last = abbrev_off;
-		off = next;
+	while (dwarf_get_units(l->dwarf, cu, &cu, NULL, &unit_type, &die, NULL) == 0) {
+		abbrev_scan__note(scan, &die, &last_abbrev);
+		if (unit_type != DW_UT_partial)
+			continue;
+		scan->partial_units = true;
+		dwarf_loader__intern_abbrevs(&die);
 	}
-	/* The pages of unit headers it read, as dwarf_loader__open() drops them. */
-	if (scan->drops)
-		dwarf_loader__drop_info(scan->drops, 0, scan->drops->info_size);
+	dwarf_loader__drop_info(l, 0, l->info_size);
 	return NULL;
 }
 
+/* Takes what the scan of the units found into @l, once it is done. */
+static void dwarf_loader__take_scan(struct dwarf_loader *l)
+{
+	l->merged |= l->scan.refs_across;
+	l->partial_units |= l->scan.partial_units;
+}
+
 /*
- * Whether the units are one, as pahole v1.31 decides (cus__merging_cu()):
- * the kernel's LTO note says so; without it, an abbreviation of some unit
- * can refer into another (DW_FORM_ref_addr).  A distribution's debug
- * vmlinux has its notes emptied: its 2,400 unit headers and 6 MB of tables
- * take 16 ms to read, in a thread started here, which
- * dwarf_loader__merged() waits for.
+ * Reads the units (abbrev_scan__run()) and decides whether they are one,
+ * as pahole v1.31 does (cus__merging_cu()): the kernel's LTO note says so;
+ * without it, an abbreviation of some unit can refer into another
+ * (DW_FORM_ref_addr).  A distribution's debug vmlinux has its notes
+ * emptied.  Its 2,400 unit headers, each a page of its own to map, take
+ * some 40 ms: in a thread started here, which dwarf_loader__merged() and
+ * dwarf_loader__for_each_chunk() wait for, beside the main thread's reading
+ * of the symbols.
  */
 static void dwarf_loader__scan_units(struct dwarf_loader *l)
 {
+	const char *ident = elf_getident(dwarf_loader__elf(l), NULL);
 	struct abbrev_scan *scan = &l->scan;
 	bool lto;
 
-	if (elf_lto_note(dwarf_loader__elf(l), &lto)) {
-		l->merged = lto;
-		return;
-	}
+	scan->l = l;
+	scan->big_endian = ident && ident[EI_DATA] == ELFDATA2MSB;
 	if (!dwarf_section(l->dwarf, "abbrev", &scan->abbrevs, &scan->end))
-		return;
-	scan->dwarf = l->dwarf;
-	scan->drops = l;
+		scan->abbrevs = scan->end = NULL;
+	if (elf_lto_note(dwarf_loader__elf(l), &lto))
+		l->merged = lto;
+	else
+		scan->check_refs = scan->abbrevs != NULL;
 	scan->running = (size_t)(scan->end - scan->abbrevs) >= ABBREV_SCAN_THREAD_BYTES &&
 			pthread_create(&scan->thread, NULL, abbrev_scan__run, scan) == 0;
 	if (!scan->running) {
-		scan->drops = NULL; /* the open drops them */
 		abbrev_scan__run(scan);
-		l->merged |= scan->refs_across;
+		dwarf_loader__take_scan(l);
 	}
 }
 
@@ -505,7 +540,19 @@ void dwarf_loader__join_scan(struct dwarf_loader *l)
 		return;
 	pthread_join(l->scan.thread, NULL);
 	l->scan.running = false;
-	l->merged |= l->scan.refs_across;
+	dwarf_loader__take_scan(l);
+}
+
+const struct dwarf_unit_info *dwarf_loader__unit(const struct dwarf_loader *l, uint32_t index,
+						 Dwarf_Die *cu_die)
+{
+	const struct dwarf_unit_info *u;
+
+	if (l->scan.running || index >= l->scan.units.nr)
+		return NULL;
+	u = &l->scan.units.data[index];
+	/* The same unit: libdw lists them in one order, but a failed read ends the list short. */
+	return u->start == unit_offset(cu_die) ? u : NULL;
 }
 
 bool dwarf_loader__merged(struct dwarf_loader *l)
@@ -514,8 +561,9 @@ bool dwarf_loader__merged(struct dwarf_loader *l)
 	return l->merged;
 }
 
-bool dwarf_loader__partial_units(const struct dwarf_loader *l)
+bool dwarf_loader__partial_units(struct dwarf_loader *l)
 {
+	dwarf_loader__join_scan(l);
 	return l->partial_units;
 }
 
@@ -578,7 +626,6 @@ int dwarf_loader__open(const char *path, struct dwarf_loader **out, char *why, s
 	err = dwarf_alt__open(&l->alt, l->dwarf, l->elf, l->fd, path, why, len);
 	if (err)
 		goto fail_alt;
-	dwarf_loader__scan_units(l);
 	err = dwarf_alt__units(&l->alt, l->dwarf);
 	if (err) {
 		*cause = strerror(-err);
@@ -586,15 +633,10 @@ int dwarf_loader__open(const char *path, struct dwarf_loader **out, char *why, s
 	}
 	/* As v1.32: with partial units from an alternate file, the units are one. */
 	l->merged |= l->alt.units.nr > 0;
-	dwarf_loader__intern_units(l);
 	if (!dwarf_section(l->dwarf, "info", &l->debug_info, &l->debug_info_end))
 		l->debug_info = l->debug_info_end = NULL;
-	/*
-	 * Reading every unit header touched a page of .debug_info per unit:
-	 * dropped, else they would all stay resident until their chunks are
-	 * done (some 20 MB of the peak on a vmlinux).
-	 */
-	dwarf_loader__drop_info(l, 0, l->info_size);
+	/* The last use of libdw here: the scan may go on in a thread. */
+	dwarf_loader__scan_units(l);
 	*out = l;
 	return 0;
 fail:
@@ -628,6 +670,7 @@ void dwarf_loader__release(struct dwarf_loader *l)
 	l->debug_info = l->debug_info_end = NULL;
 	l->fd = -1;
 	dwarf_alt__free(&l->alt);
+	darray__free(&l->scan.units);
 }
 
 void dwarf_loader__close(struct dwarf_loader *l)

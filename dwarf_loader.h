@@ -68,15 +68,17 @@ bool dwarf_loader__file_mapped(const struct dwarf_loader *loader, const void *st
  * without that note, DWARF whose units refer into each other
  * (DW_FORM_ref_addr, as LTO and dwz make).  Then the chunks are one CU,
  * each encoded by a worker as a CU of its own that takes the DIEs of other
- * chunks' units it refers to (btf_encoder_foreign.c).  Without the note, a large file's
- * abbreviation tables are read by a thread that dwarf_loader__open()
- * starts: the first call waits for it (dwarf_loader__for_each_chunk() too),
- * so that reading the symbols may come between.  Main thread.
+ * chunks' units it refers to (btf_encoder_foreign.c).  A large file's
+ * unit headers (and, without the note, abbreviation tables) are read by a
+ * thread that dwarf_loader__open() starts: the first call waits for it
+ * (dwarf_loader__for_each_chunk() and dwarf_loader__partial_units() too),
+ * so that reading the symbols may come between, which calls no libdw.
+ * Main thread.
  */
 bool dwarf_loader__merged(struct dwarf_loader *loader);
 
 /* Whether the file has partial units (DW_TAG_partial_unit: dwz's). */
-bool dwarf_loader__partial_units(const struct dwarf_loader *loader);
+bool dwarf_loader__partial_units(struct dwarf_loader *loader);
 
 /*
  * The dwz alternate file (dwarf_alt.h) whose partial units the file
@@ -120,7 +122,8 @@ struct dwarf_chunk {
 	unsigned int nr; /* the CUs to encode, in order */
 	Dwarf_Die *cu_die;
 	uint32_t *cu_index;
-	unsigned int capacity; /* of both arrays */
+	Dwarf_Off *cu_end; /* where each ends in .debug_info, 0 when not known */
+	unsigned int capacity; /* of the three arrays */
 };
 
 /* Called by a worker for each chunk it takes; 0 or a negative errno, which stops all. */
@@ -141,6 +144,9 @@ struct dwarf_cu_filter {
  * words for -V, or NULL when it is encoded (dwarf_cu_filter.c).
  */
 const char *dwarf_cu_filter__why(const struct dwarf_cu_filter *filter, Dwarf_Die *cu_die);
+/* The same, its language @lang known (dwarf_srclang()): the unit's DIE is read for -X alone. */
+const char *dwarf_cu_filter__why_lang(const struct dwarf_cu_filter *filter, Dwarf_Die *cu_die,
+				      int lang);
 /* Whether @filter leaves out the unit whose DIE is @cu_die. */
 bool dwarf_cu_filter__excludes(const struct dwarf_cu_filter *filter, Dwarf_Die *cu_die);
 

@@ -16,25 +16,60 @@
 #include <libelf.h>
 
 #include "dwarf_alt.h"
+#include "lib/darray.h"
 #include "dwarf_loader.h"
 #include "elf_image.h"
 
 /*
- * The reading of the unit headers and their abbreviation tables for
- * DW_FORM_ref_addr (dwarf_loader__scan_units()): @refs_across, what it
- * found, is the thread's to write while @running.
+ * What the reading of the units at open (dwarf_loader__scan_units()) keeps
+ * of each unit libdw lists, in its order: where it ends in .debug_info (0:
+ * not known, its header is read again) and its DW_AT_language, read while
+ * its header's page is mapped, so that the queue need not map it again.
+ */
+struct dwarf_unit_info {
+	Dwarf_Off start, end;
+	int lang;
+	bool has_lang; /* false: not read, dwarf_srclang() is to say */
+};
+
+/*
+ * The reading of the unit headers at open: libdw interns every unit (so
+ * that the workers' dwarf_get_units and dwarf_offdie only search its tree),
+ * the abbreviation tables are read for DW_FORM_ref_addr (@check_refs:
+ * unless the LTO note says whether the units are one) and @units noted.
+ * In a thread of its own for a large file, beside the main thread's
+ * reading of the symbols, which calls no libdw until it has joined
+ * (dwarf_loader__join_scan()): @refs_across, @partial_units and @units are
+ * the thread's to write while @running.
  */
 struct abbrev_scan {
-	Dwarf *dwarf;
-	/* In a thread, what it drops the pages of once done: fields set before it starts. */
-	const struct dwarf_loader *drops;
-	const unsigned char *abbrevs, *end; /* .debug_abbrev */
+	struct dwarf_loader *l;
+	const unsigned char *abbrevs, *end; /* .debug_abbrev, or NULLs */
+	bool check_refs;
+	bool big_endian; /* the file's */
 	bool refs_across;
+	bool partial_units;
+	DARRAY(struct dwarf_unit_info) units;
 	bool running;
 	pthread_t thread;
 };
 
-/* The size of .debug_abbrev from which its tables are read in a thread of their own. */
+/* A unit DIE and its abbreviation table, as the scan finds them, to read its language. */
+struct dwarf_cu_bytes {
+	const unsigned char *die, *end; /* the unit DIE, and where the unit ends */
+	const unsigned char *abbrev, *abbrev_end; /* its table, and where .debug_abbrev ends */
+	uint8_t addr_size, offset_size;
+	bool big_endian;
+};
+
+/*
+ * Reads @u's DW_AT_language into *@lang as dwarf_srclang() would, from the
+ * bytes (dwarf_cu_lang.c); false when something is unusual: libdw is then
+ * to say.
+ */
+bool dwarf_cu__lang(const struct dwarf_cu_bytes *u, int *lang);
+
+/* The size of .debug_abbrev from which the units are read in a thread of their own. */
 #define ABBREV_SCAN_THREAD_BYTES (1u << 20)
 
 struct dwarf_loader {
@@ -65,8 +100,14 @@ struct dwarf_loader {
 	uint64_t rel_size;
 };
 
-/* Has the abbreviation scan's thread joined, and its answer taken into l->merged. */
+/* Has the scan of the units joined, and its answers taken into l. */
 void dwarf_loader__join_scan(struct dwarf_loader *l);
+/*
+ * What the scan noted of the @index-th unit libdw lists, whose DIE is
+ * @cu_die, or NULL when it is not known; only once joined.
+ */
+const struct dwarf_unit_info *dwarf_loader__unit(const struct dwarf_loader *l, uint32_t index,
+						 Dwarf_Die *cu_die);
 /* Has libdw read the abbreviations of every unit, by @threads threads (the units are one). */
 void dwarf_loader__intern_all_abbrevs(struct dwarf_loader *l, unsigned int threads);
 /* Drops the pages of .debug_info that lie wholly in [@start, @end), if it is the file's. */

@@ -14,7 +14,9 @@
  * line per file (DIEs and attributes compared) and the first difference;
  * exit 0 when all agree, 1 on a difference, 2 on a file it cannot read.
  * Relocations are not applied: the walk reads offsets and forms, not the
- * relocated values.
+ * relocated values.  Each unit's language is read from the bytes too
+ * (dwarf_cu__lang(), as the open reads it), and must be dwarf_srclang()'s
+ * where it is read so: some unit of each file must be.
  */
 #include <dwarf.h>
 #include <errno.h>
@@ -26,6 +28,7 @@
 #include <elfutils/libdw.h>
 
 #include "die_reader.h"
+#include "dwarf_loader_priv.h"
 #include "lib/darray.h"
 
 /* One attribute handed over: what both walks must agree on. */
@@ -62,7 +65,7 @@ struct walker {
 	const char *file;
 	struct die_reader r;
 	struct walk_log lib, ours;
-	unsigned long dies, attrs;
+	unsigned long dies, attrs, units, langs;
 	bool differs;
 };
 
@@ -143,12 +146,37 @@ static void walker__children(struct walker *w, Dwarf_Die *parent, unsigned int d
 	}
 }
 
+/* The language of unit @cu, at @off of .debug_info (@info), read from its bytes against libdw. */
+static void walker__lang(struct walker *w, Dwarf *dwarf, Dwarf_Off off, Dwarf_Die *cu,
+			 const Elf_Data *info, const Elf_Data *abbrev, bool big_endian)
+{
+	struct dwarf_cu_bytes b = { .die = cu->addr, .big_endian = big_endian };
+	Dwarf_Off next, abbrev_off;
+	size_t header_size;
+	int lang;
+
+	w->units++;
+	if (!info || !abbrev ||
+	    dwarf_next_unit(dwarf, off, &next, &header_size, NULL, &abbrev_off, &b.addr_size,
+			    &b.offset_size, NULL, NULL) != 0 ||
+	    next > info->d_size || abbrev_off >= abbrev->d_size)
+		return;
+	b.end = (const unsigned char *)info->d_buf + next;
+	b.abbrev = (const unsigned char *)abbrev->d_buf + abbrev_off;
+	b.abbrev_end = (const unsigned char *)abbrev->d_buf + abbrev->d_size;
+	if (!dwarf_cu__lang(&b, &lang))
+		return;
+	w->langs++;
+	if (lang != dwarf_srclang(cu))
+		differ(w, cu, "the language read from the bytes differs");
+}
+
 static int walk_file(const char *file)
 {
 	struct walker w = { .file = file };
 	Dwarf_Off off = 0, next;
 	size_t header_size;
-	Elf_Data *info = NULL;
+	Elf_Data *info = NULL, *abbrev = NULL;
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
 	Dwarf *dwarf;
@@ -165,11 +193,13 @@ static int walk_file(const char *file)
 	}
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr shdr;
-		const char *name;
+		const char *name =
+			gelf_getshdr(scn, &shdr) ? elf_strptr(elf, shstrndx, shdr.sh_name) : NULL;
 
-		if (gelf_getshdr(scn, &shdr) && (name = elf_strptr(elf, shstrndx, shdr.sh_name)) &&
-		    !strcmp(name, ".debug_info"))
+		if (name && !strcmp(name, ".debug_info"))
 			info = elf_getdata(scn, NULL);
+		else if (name && !strcmp(name, ".debug_abbrev"))
+			abbrev = elf_getdata(scn, NULL);
 	}
 	die_reader__init(&w.r, info ? info->d_buf : NULL,
 			 info ? (const unsigned char *)info->d_buf + info->d_size : NULL);
@@ -180,14 +210,20 @@ static int walk_file(const char *file)
 			die_reader__begin_cu(&w.r, &cu, ehdr.e_ident[EI_DATA] == ELFDATA2MSB,
 					     every_attr);
 			w.dies++;
+			walker__lang(&w, dwarf, off, &cu, info, abbrev,
+				     ehdr.e_ident[EI_DATA] == ELFDATA2MSB);
 			walker__attrs(&w, &cu);
 			walker__children(&w, &cu, 0);
 		}
 		off = next;
 	}
-	rc = w.differs || w.lib.failed || w.ours.failed;
+	if (!w.differs && !w.langs)
+		printf("die_walk: %s: no unit's language read from the bytes (of %lu)\n", file,
+		       w.units);
+	rc = w.differs || !w.langs || w.lib.failed || w.ours.failed;
 	if (!rc)
-		printf("die_walk: %s: %lu DIEs, %lu attributes: the same\n", file, w.dies, w.attrs);
+		printf("die_walk: %s: %lu DIEs, %lu attributes, %lu of %lu languages: the same\n",
+		       file, w.dies, w.attrs, w.langs, w.units);
 	die_reader__free(&w.r);
 	darray__free(&w.lib.attrs);
 	darray__free(&w.ours.attrs);
