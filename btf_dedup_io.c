@@ -45,7 +45,7 @@ static int dedup__room(void *p, uint32_t *cap, uint32_t want, size_t size)
  * As dedup__room(), but 1 when the room is new and zeroed (calloc(): pages
  * the kernel has not handed over yet), 0 when it holds what was there.
  */
-static int dedup__zroom(uint32_t **p, uint32_t *cap, uint32_t want)
+static int dedup__zroom(struct dedup_id **p, uint32_t *cap, uint32_t want)
 {
 	if (want <= *cap)
 		return 0;
@@ -185,22 +185,16 @@ static int dedup__load_own(struct dedup *d, uint32_t n, struct btf_build *b)
 
 static int dedup__init(struct dedup *d)
 {
-	uint32_t id, cap = d->ids_cap;
-	int fresh_map, fresh_hypot;
+	int fresh = dedup__zroom(&d->ids, &d->ids_cap, d->nr);
+	uint32_t id;
 
-	fresh_map = dedup__zroom(&d->map, &cap, d->nr);
-	if (fresh_map < 0)
-		return fresh_map;
-	fresh_hypot = dedup__zroom(&d->hypot, &d->ids_cap, d->nr);
-	if (fresh_hypot < 0)
-		return fresh_hypot;
+	if (fresh < 0)
+		return fresh;
 	d->hypot_nr = 0;
 	d->adjust_canon = false;
 	/* Zero is the start (map_of()): a base's own IDs, no hypothesis. */
-	if (!fresh_hypot)
-		memset(d->hypot, 0, d->nr * sizeof(*d->hypot));
-	if (!fresh_map)
-		memset(d->map, 0, d->nb * sizeof(*d->map));
+	if (!fresh)
+		memset(d->ids, 0, d->nr * sizeof(*d->ids));
 	map_set(d, 0, 0);
 	for (id = d->nb; id < d->nr; id++) {
 		const struct btf_type *t = split_type(d, id);
@@ -210,18 +204,16 @@ static int dedup__init(struct dedup *d)
 	return dedup__base(d);
 }
 
-/* A type's ID in the output: the base's are kept, the module's kept ones renumbered. */
-struct out_ids {
-	const struct dedup *d;
-	const uint32_t *to; /* to[id - nb] */
-};
-
+/*
+ * A type's ID in the output: the base's are kept, the module's kept ones
+ * renumbered, their new IDs where the hypothetical map was (dedup__write()).
+ */
 static int out_id(uint32_t *id, void *ctx)
 {
-	const struct out_ids *o = ctx;
-	uint32_t r = resolve(o->d, *id);
+	const struct dedup *d = ctx;
+	uint32_t r = resolve(d, *id);
 
-	r = r < o->d->nb ? r : o->to[r - o->d->nb];
+	r = r < d->nb ? r : d->ids[r].hypot;
 	if (r > ID_MAX)
 		return -EINVAL;
 	*id = r;
@@ -242,15 +234,14 @@ static int dedup__write(struct dedup *d, const struct dedup_strs *strs, uint32_t
 			void **raw, uint32_t *size, uint32_t *nr_types)
 {
 	/* The hypothetical map is done with: it holds each kept type's new ID. */
-	uint32_t *to = d->hypot, id, next = d->nb, len = 0;
-	struct out_ids o = { d, to };
+	uint32_t id, next = d->nb, len = 0;
 	struct btf_header *hdr;
 	size_t i;
 	char *p;
 	int err = 0;
 
 	for (id = d->nb; id < d->nr; id++) {
-		to[id - d->nb] = map_of(d, id) == id ? next++ : ID_UNSEEN;
+		d->ids[id].hypot = map_of(d, id) == id ? next++ : ID_UNSEEN;
 		if (map_of(d, id) == id)
 			len += btf_type__size(split_type(d, id));
 	}
@@ -275,11 +266,11 @@ static int dedup__write(struct dedup *d, const struct dedup_strs *strs, uint32_t
 		if (map_of(d, id) != id)
 			continue;
 		memcpy(p, t, btf_type__size(t));
-		err = btf_type__visit_ids((struct btf_type *)p, out_id, &o);
+		err = btf_type__visit_ids((struct btf_type *)p, out_id, d);
 		p += btf_type__size(t);
 	}
 	for (i = 0; i < nr && !err; i++)
-		err = ids[i] >= d->nr ? -EINVAL : out_id(&ids[i], &o);
+		err = ids[i] >= d->nr ? -EINVAL : out_id(&ids[i], d);
 	if (strs->len)
 		memcpy(p, strs->data, strs->len);
 	if (err)
@@ -294,8 +285,7 @@ static void dedup__free(struct dedup *d)
 {
 	cand_table__free(&d->cands);
 	free(d->types);
-	free(d->map);
-	free(d->hypot);
+	free(d->ids);
 	free(d->hypot_list);
 	str_set__free(&d->strs);
 	free(d->out);

@@ -69,8 +69,14 @@ struct dwarf_cu_bytes {
  */
 bool dwarf_cu__lang(const struct dwarf_cu_bytes *u, int *lang);
 
-/* The size of .debug_abbrev from which the units are read in a thread of their own. */
+/*
+ * The size of .debug_abbrev from which the units are read in a thread of
+ * their own (a build may set it lower, to have helgrind see the thread on
+ * small inputs).
+ */
+#ifndef ABBREV_SCAN_THREAD_BYTES
 #define ABBREV_SCAN_THREAD_BYTES (1u << 20)
+#endif
 
 struct dwarf_loader {
 	int fd;
