@@ -478,19 +478,32 @@ static void *abbrev_scan__run(void *arg)
 {
 	struct abbrev_scan *scan = arg;
 	struct dwarf_loader *l = scan->l;
-	Dwarf_Off last_abbrev = (Dwarf_Off)-1;
+	Dwarf_Off last_abbrev = (Dwarf_Off)-1, dropped = 0, off;
 	Dwarf_CU *cu = NULL;
 	uint8_t unit_type;
 	Dwarf_Die die;
 
 	while (dwarf_get_units(l->dwarf, cu, &cu, NULL, &unit_type, &die, NULL) == 0) {
 		abbrev_scan__note(scan, &die, &last_abbrev);
+		/*
+		 * Dropped as the scan goes: beside the main thread's symbols,
+		 * all the headers' pages (each fault maps 64 kB around) would
+		 * add some 14 MB to the peak.
+		 */
+		off = unit_offset(&die);
+		if (off > dropped && off - dropped >= SCAN_DROP_BYTES) {
+			dwarf_loader__drop_info(l, dropped, off);
+			dropped = off;
+		}
 		if (unit_type != DW_UT_partial)
 			continue;
 		scan->partial_units = true;
 		dwarf_loader__intern_abbrevs(&die);
 	}
 	dwarf_loader__drop_info(l, 0, l->info_size);
+	/* The abbreviation tables read for the languages: each worker maps its units' again. */
+	if (scan->abbrevs && dwarf_loader__file_mapped(l, scan->abbrevs, scan->end))
+		populate__drop(scan->abbrevs, scan->end);
 	return NULL;
 }
 

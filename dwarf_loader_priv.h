@@ -74,6 +74,9 @@ bool dwarf_cu__lang(const struct dwarf_cu_bytes *u, int *lang);
  * their own (a build may set it lower, to have helgrind see the thread on
  * small inputs).
  */
+/* How much of .debug_info the scan reads the headers of between two drops of their pages. */
+#define SCAN_DROP_BYTES (1u << 20)
+
 #ifndef ABBREV_SCAN_THREAD_BYTES
 #define ABBREV_SCAN_THREAD_BYTES (1u << 20)
 #endif
