@@ -201,7 +201,7 @@ static int btf_encoder__encode_pointer(struct btf_encoder *e, Dwarf_Die *die)
 			Dwarf_Attribute attr;
 			const char *name, *value;
 
-			if (dwarf_tag(&child) != DW_TAG_LLVM_annotation)
+			if (btf_encoder__tag(e, &child) != DW_TAG_LLVM_annotation)
 				continue;
 			name = dwarf_diename(&child);
 			value = dwarf_formstring(dwarf_attr(&child, DW_AT_const_value, &attr));
@@ -320,14 +320,14 @@ static int btf_encoder__read_members(struct btf_encoder *e, Dwarf_Die *die, size
 	Dwarf_Die child;
 	int err = 0, rc = 0;
 
-	if (!dwarf_haschildren(die) || btf_encoder__child(e, die, &child) != 0)
+	if (btf_encoder__child(e, die, &child) != 0)
 		return 0;
 	e->cu.depth++;
 	do {
 		struct pending_member *pm;
 		uint32_t nr = e->cu.members.nr - first;
 		struct die_attrs m;
-		int tag = dwarf_tag(&child);
+		int tag = btf_encoder__tag(e, &child);
 
 		if (tag == DW_TAG_LLVM_annotation) {
 			err = btf_encoder__push_decl_tag(e, die__decl_tag_value(&child), -1);
@@ -490,11 +490,11 @@ static int btf_encoder__encode_enum(struct btf_encoder *e, Dwarf_Die *die)
 		struct die_attrs v;
 		int64_t val;
 
-		if (dwarf_tag(&child) == DW_TAG_subprogram) {
+		if (btf_encoder__tag(e, &child) == DW_TAG_subprogram) {
 			err = btf_encoder__note_enum_subprogram(e, &child);
 			continue;
 		}
-		if (dwarf_tag(&child) != DW_TAG_enumerator)
+		if (btf_encoder__tag(e, &child) != DW_TAG_enumerator)
 			continue;
 		btf_encoder__attrs(e, &child, &v);
 		val = (int64_t)v.const_value;
@@ -532,7 +532,7 @@ static int btf_encoder__encode_flat_array(struct btf_encoder *e, Dwarf_Die *die,
 		do {
 			struct die_attrs r;
 
-			if (dwarf_tag(&child) != DW_TAG_subrange_type)
+			if (btf_encoder__tag(e, &child) != DW_TAG_subrange_type)
 				continue;
 			btf_encoder__attrs(e, &child, &r);
 			nelems *= subrange_count(&r);
@@ -581,7 +581,7 @@ static int btf_encoder__encode_nested_array(struct btf_encoder *e, Dwarf_Die *di
 		do {
 			struct die_attrs r;
 
-			if (dwarf_tag(&child) != DW_TAG_subrange_type)
+			if (btf_encoder__tag(e, &child) != DW_TAG_subrange_type)
 				continue;
 			if (nr == size && !(counts = btf_encoder__grow_counts(counts, few, &size)))
 				return -ENOMEM;
@@ -749,7 +749,7 @@ static int btf_encoder__encode_subroutine_type(struct btf_encoder *e, Dwarf_Die 
 	do {
 		struct die_attrs p;
 
-		switch (dwarf_tag(&child)) {
+		switch (btf_encoder__tag(e, &child)) {
 		case DW_TAG_formal_parameter:
 			btf_encoder__attrs(e, &child, &p);
 			err = btf_encoder__ref(e, p.type) ?:
@@ -760,7 +760,7 @@ static int btf_encoder__encode_subroutine_type(struct btf_encoder *e, Dwarf_Die 
 			break;
 		default:
 			/* pahole v1.31 takes any other child for a type of the CU. */
-			if (tag_refusal(dwarf_tag(&child)))
+			if (tag_refusal(btf_encoder__tag(e, &child)))
 				err = btf_encoder__encode_refused(e, &child);
 			break;
 		}
@@ -830,7 +830,7 @@ static int tag_refusal(int tag)
 
 static int btf_encoder__encode_die(struct btf_encoder *e, Dwarf_Die *die)
 {
-	int tag = dwarf_tag(die);
+	int tag = btf_encoder__tag(e, die);
 
 	if (tag < 0 || tag >= DW_TAG_NR_STD || !die_ops[tag].encode)
 		return 0;

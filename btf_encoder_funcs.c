@@ -89,7 +89,7 @@ static int btf_encoder__collect_params(struct btf_encoder *e, Dwarf_Die *die, st
 		struct die_attrs p;
 		int nr;
 
-		switch (dwarf_tag(&child)) {
+		switch (btf_encoder__tag(e, &child)) {
 		case DW_TAG_formal_parameter:
 			btf_encoder__attrs(e, &child, &p);
 			die_attrs__inherit(&p, false);

@@ -329,6 +329,11 @@ static inline int btf_encoder__child(struct btf_encoder *e, Dwarf_Die *die, Dwar
 	return die_reader__child(&e->cu.reader, die, child);
 }
 
+static inline int btf_encoder__tag(const struct btf_encoder *e, Dwarf_Die *die)
+{
+	return die_reader__tag(&e->cu.reader, die);
+}
+
 static inline int btf_encoder__sibling(struct btf_encoder *e, Dwarf_Die *die)
 {
 	return die_reader__sibling(&e->cu.reader, die);

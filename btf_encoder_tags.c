@@ -84,8 +84,8 @@ int btf_encoder__collect_decl_tags(struct btf_encoder *e, Dwarf_Die *die, int co
 	Dwarf_Die child;
 	int err = 0;
 
-	if (!btf_encoder__has(e, BTF_FEAT_DECL_TAG) || !dwarf_haschildren(die) ||
-	    btf_encoder__child(e, die, &child) != 0)
+	/* No dwarf_haschildren(): the reader knows that of the member it just read. */
+	if (!btf_encoder__has(e, BTF_FEAT_DECL_TAG) || btf_encoder__child(e, die, &child) != 0)
 		return 0;
 	do {
 		err = btf_encoder__push_decl_tag(e, die__decl_tag_value(&child), component);

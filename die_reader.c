@@ -34,6 +34,7 @@ enum plan_state {
 /* What the reader knows of an abbreviation code of the CU; all zero: nothing yet. */
 struct die_reader_code {
 	Dwarf_Abbrev *abbrev;
+	int tag; /* the abbreviation's, as dwarf_tag() says */
 	uint32_t first; /* its plan: nr attributes in specs from first */
 	uint16_t nr;
 	uint8_t state; /* enum plan_state */
@@ -140,9 +141,12 @@ static inline struct die_reader_code *die_reader__code(struct die_reader *r, siz
 /* The first DIE of the unit with the code of @c: libdw looks its abbreviation up. */
 static struct die_reader_code *die_reader__first_abbrev(Dwarf_Die *die, struct die_reader_code *c)
 {
-	if (dwarf_tag(die) < 0 || !die->abbrev || die->abbrev == DWARF_END_ABBREV)
+	int tag = dwarf_tag(die);
+
+	if (tag < 0 || !die->abbrev || die->abbrev == DWARF_END_ABBREV)
 		return NULL;
 	c->abbrev = die->abbrev;
+	c->tag = tag;
 	return c;
 }
 
@@ -173,12 +177,14 @@ static void die_reader__abbrev(struct die_reader *r, Dwarf_Die *die)
 {
 	const unsigned char *attrs;
 	size_t code = die_code(r, die, &attrs);
+	const struct die_reader_code *c;
 
 	r->walked_die = NULL;
-	if (code && die_reader__set_abbrev(r, die, code)) {
+	if (code && (c = die_reader__set_abbrev(r, die, code))) {
 		r->walked_die = die->addr;
 		r->walked_code = code;
 		r->walked_attrs = attrs;
+		r->walked_tag = c->tag;
 	}
 }
 

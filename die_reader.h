@@ -70,6 +70,7 @@ struct die_reader {
 	const void *walked_die;
 	size_t walked_code;
 	const unsigned char *walked_attrs;
+	int walked_tag;
 };
 
 /*
@@ -89,6 +90,15 @@ void die_reader__free(struct die_reader *r);
 /* dwarf_child() and dwarf_siblingof(), with the abbreviation of the DIE found set. */
 int die_reader__child(struct die_reader *r, Dwarf_Die *die, Dwarf_Die *child);
 int die_reader__sibling(struct die_reader *r, Dwarf_Die *die);
+
+/*
+ * dwarf_tag(@die): the DIE the walk just met has its abbreviation's tag
+ * noted, without a call into libdw for each of a kernel's millions.
+ */
+static inline int die_reader__tag(const struct die_reader *r, Dwarf_Die *die)
+{
+	return die->addr == r->walked_die && die->cu == r->cu ? r->walked_tag : dwarf_tag(die);
+}
 
 /*
  * As dwarf_getattrs(@die, @cb, @arg, 0), but @cb is called only for the
