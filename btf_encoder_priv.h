@@ -321,7 +321,7 @@ static inline void btf_encoder__attrs(struct btf_encoder *e, Dwarf_Die *die, str
 	die_attrs__clear(a);
 	a->refs = e->cu.ref_ctx;
 	a->strs = &e->cu.strs;
-	die_reader__getattrs(&e->cu.reader, die, die_attrs__collect, a);
+	die_attrs__get(&e->cu.reader, die, a);
 }
 
 static inline int btf_encoder__child(struct btf_encoder *e, Dwarf_Die *die, Dwarf_Die *child)

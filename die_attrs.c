@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "die_attrs.h"
+#include "die_reader_plan.h"
 #include "die_reader.h"
 #include "dwarf_alt.h"
 
@@ -311,7 +312,8 @@ bool die_attrs__wanted(unsigned int at)
 	return (at < 256 && attr_readers[at]) || at == DW_AT_GNU_annotation;
 }
 
-int die_attrs__collect(Dwarf_Attribute *attr, void *arg)
+/* die_attrs__collect(), inline for die_attrs__get(). */
+static inline __attribute__((always_inline)) int collect(Dwarf_Attribute *attr, void *arg)
 {
 	/* Its name as libdw.h lays it out: dwarf_whatattr() is a call per attribute. */
 	unsigned int at = attr->code;
@@ -324,6 +326,17 @@ int die_attrs__collect(Dwarf_Attribute *attr, void *arg)
 		attr_readers[at](a, attr);
 	}
 	return DWARF_CB_OK;
+}
+
+int die_attrs__collect(Dwarf_Attribute *attr, void *arg)
+{
+	return collect(attr, arg);
+}
+
+void die_attrs__get(struct die_reader *r, Dwarf_Die *die, struct die_attrs *a)
+{
+	if (!die_reader__read_planned(r, die, collect, a))
+		dwarf_getattrs(die, die_attrs__collect, a, 0);
 }
 
 void die_attrs__read(Dwarf_Die *die, struct die_attrs *a, const struct die_ref_ctx *like)

@@ -151,6 +151,15 @@ bool die_attrs__wanted(unsigned int at);
  */
 int die_attrs__collect(Dwarf_Attribute *attr, void *arg);
 
+struct die_reader;
+
+/*
+ * Reads the wanted attributes of @die into @a (its refs and strs set, the
+ * rest unset) with @r: die_reader__getattrs() with die_attrs__collect()
+ * inlined, no call per attribute.
+ */
+void die_attrs__get(struct die_reader *r, Dwarf_Die *die, struct die_attrs *a);
+
 /*
  * Unsets every attribute of @a.  gcc inlines a memset() of this constant
  * size as a `rep stos`, which takes some 15 ns to start, for each of a

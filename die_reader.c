@@ -4,47 +4,8 @@
 #include <string.h>
 
 #include "die_reader.h"
+#include "die_reader_plan.h"
 #include "lib/leb128.h"
-
-/* One attribute of an abbreviation: its name and form, and whether the callback wants it. */
-struct die_reader_spec {
-	uint16_t name;
-	uint16_t form;
-	uint8_t size; /* of the value, SIZE_VARIES when the bytes say */
-	bool wanted;
-	uint32_t at; /* where its value lies past the code, when the plan's sizes are fixed */
-	/*
-	 * Of a DW_FORM_implicit_const: its value, in the abbreviation, where
-	 * libdw's attribute points (dwarf_getattrs()), for every DIE of the code.
-	 */
-	const unsigned char *implicit;
-};
-
-#define SIZE_VARIES UINT8_MAX
-/* A plan's fixed when a value's size varies, its sibling when it has no DW_AT_sibling. */
-#define NO_FIXED UINT32_MAX
-#define NO_SIBLING UINT16_MAX
-
-enum plan_state {
-	PLAN_NONE, /* not made yet */
-	PLAN_READY,
-	PLAN_LIBDW, /* left to dwarf_getattrs() */
-};
-
-/* What the reader knows of an abbreviation code of the CU; all zero: nothing yet. */
-struct die_reader_code {
-	Dwarf_Abbrev *abbrev;
-	int tag; /* the abbreviation's, as dwarf_tag() says */
-	uint32_t first; /* its plan: nr attributes in specs from first */
-	uint16_t nr;
-	uint8_t state; /* enum plan_state */
-	bool has_children;
-	uint16_t sibling; /* which attribute is DW_AT_sibling */
-	uint32_t fixed; /* the size of all the values, when none varies */
-	/* Its wanted attributes: nr_wanted indexes into specs, in r->wanted_specs from first_wanted. */
-	uint32_t first_wanted;
-	uint16_t nr_wanted;
-};
 
 /* The longest abbreviation code kept: two ULEB128 bytes. */
 #define MAX_CODE_BYTES 2
@@ -260,8 +221,8 @@ static uint8_t form_fixed_size(const struct die_reader *r, unsigned int form)
 	}
 }
 
-/* The size of the value of @form at @p, which varies, or false when it runs past @end. */
-static bool form_varying_size(const struct die_reader *r, unsigned int form, const unsigned char *p,
+/* See die_reader_plan.h. */
+bool die_reader__varying_size(const struct die_reader *r, unsigned int form, const unsigned char *p,
 			      const unsigned char *end, uint64_t *size)
 {
 	const unsigned char *q = p;
@@ -304,16 +265,6 @@ static bool form_varying_size(const struct die_reader *r, unsigned int form, con
 		return false;
 	}
 	return *size <= (uint64_t)(end - p);
-}
-
-/* The size of the value of @spec at @p, or false when it runs past the unit. */
-static inline bool spec_size(const struct die_reader *r, const struct die_reader_spec *spec,
-			     const unsigned char *p, uint64_t *size)
-{
-	if (spec->size == SIZE_VARIES)
-		return form_varying_size(r, spec->form, p, r->end, size);
-	*size = spec->size;
-	return spec->size <= r->end - p;
 }
 
 /* Whether the plan can size @form. */
@@ -414,14 +365,11 @@ static void die_reader__make_plan(struct die_reader *r, Dwarf_Die *die,
 		plan->state = die_reader__list_wanted(r, plan) ? PLAN_READY : PLAN_LIBDW;
 }
 
-/*
- * The plan for @die's code, or NULL: *@done tells whether the DIE was read
- * while making the plan, else it is left to libdw.
- */
-static const struct die_reader_code *die_reader__plan(struct die_reader *r, Dwarf_Die *die,
-						      const unsigned char **attrs,
-						      int (*cb)(Dwarf_Attribute *attr, void *arg),
-						      void *arg, bool *done)
+/* See die_reader_plan.h. */
+const struct die_reader_code *die_reader__plan(struct die_reader *r, Dwarf_Die *die,
+					       const unsigned char **attrs,
+					       int (*cb)(Dwarf_Attribute *attr, void *arg),
+					       void *arg, bool *done)
 {
 	size_t code;
 	struct die_reader_code *plan;
@@ -458,59 +406,6 @@ static const struct die_reader_code *die_reader__walk_plan(struct die_reader *r,
 	if (done)
 		plan = die_reader__plan(r, die, attrs, NULL, NULL, &done);
 	return plan;
-}
-
-/* By the plan: false when something is unusual, after calling @cb for none or some. */
-/* Hands @spec's value, at @at in the DIE (or in the abbreviation), to @cb as libdw's attribute. */
-static inline void hand_over(const struct die_reader_spec *spec, const unsigned char *at,
-			     Dwarf_Die *die, int (*cb)(Dwarf_Attribute *attr, void *arg), void *arg)
-{
-	Dwarf_Attribute attr = {
-		.code = spec->name,
-		.form = spec->form,
-		.valp = (unsigned char *)(spec->implicit ?: at),
-		.cu = die->cu,
-	};
-
-	cb(&attr, arg);
-}
-
-static bool die_reader__read_planned(struct die_reader *r, Dwarf_Die *die,
-				     int (*cb)(Dwarf_Attribute *attr, void *arg), void *arg)
-{
-	const struct die_reader_spec *spec;
-	const struct die_reader_code *plan;
-	const unsigned char *p;
-	bool done = false;
-	uint64_t size;
-	uint16_t i;
-
-	plan = die_reader__plan(r, die, &p, cb, arg, &done);
-	if (!plan)
-		return done;
-	if (plan->fixed != NO_FIXED) {
-		/* No size varies: straight to the wanted values. */
-		if (plan->fixed > (uint64_t)(r->end - p))
-			return false;
-		for (i = 0; i < plan->nr_wanted; i++) {
-			spec = &r->specs.data[r->wanted_specs.data[plan->first_wanted + i]];
-			hand_over(spec, p + spec->at, die, cb, arg);
-		}
-		p += plan->fixed;
-	} else {
-		for (i = 0; i < plan->nr; i++) {
-			spec = &r->specs.data[plan->first + i];
-			if (!spec_size(r, spec, p, &size))
-				return false;
-			if (spec->wanted)
-				hand_over(spec, p, die, cb, arg);
-			p += size;
-		}
-	}
-	r->last_die = die->addr;
-	r->last_end = p;
-	r->last_has_children = plan->has_children;
-	return true;
 }
 
 void die_reader__getattrs(struct die_reader *r, Dwarf_Die *die,
@@ -578,7 +473,7 @@ static bool die_reader__past_attrs(const struct die_reader *r, const struct die_
 		return true;
 	}
 	for (i = 0; i < nr; i++) {
-		if (!spec_size(r, &r->specs.data[plan->first + i], p, &size))
+		if (!die_reader__spec_size(r, &r->specs.data[plan->first + i], p, &size))
 			return false;
 		p += size;
 	}
@@ -586,8 +481,9 @@ static bool die_reader__past_attrs(const struct die_reader *r, const struct die_
 		const struct die_reader_spec *spec = &r->specs.data[plan->first + nr];
 
 		/* It must point past this DIE, and inside the unit. */
-		if (!spec_size(r, spec, p, &size) || !sibling_ref(r, spec->form, p, &off) ||
-		    off >= (uint64_t)(r->end - r->start) || off <= (uint64_t)(die - r->start))
+		if (!die_reader__spec_size(r, spec, p, &size) ||
+		    !sibling_ref(r, spec->form, p, &off) || off >= (uint64_t)(r->end - r->start) ||
+		    off <= (uint64_t)(die - r->start))
 			return false;
 		p = r->start + off;
 		*sibling = true;
@@ -707,7 +603,8 @@ int die_reader__scan(struct die_reader *r, Dwarf_Die *cu_die,
 		for (i = 0; plan->fixed == NO_FIXED && i < plan->nr; i++) {
 			uint64_t size;
 
-			if (!spec_size(r, &r->specs.data[plan->first + i], attrs, &size))
+			if (!die_reader__spec_size(r, &r->specs.data[plan->first + i], attrs,
+						   &size))
 				return 1;
 			attrs += size;
 		}

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef _DIE_READER_PLAN_H_
+#define _DIE_READER_PLAN_H_ 1
+
+/*
+ * The plans of die_reader (die_reader.h): what it knows of each
+ * abbreviation code of the CU, and the reading of a DIE's attributes by its
+ * plan, inline so that a reader whose callback is known at compile time
+ * (die_attrs.c) has it inlined.  For die_reader.c and die_attrs.c alone.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <elfutils/libdw.h>
+
+#include "die_reader.h"
+
+/* One attribute of an abbreviation: its name and form, and whether the callback wants it. */
+struct die_reader_spec {
+	uint16_t name;
+	uint16_t form;
+	uint8_t size; /* of the value, SIZE_VARIES when the bytes say */
+	bool wanted;
+	uint32_t at; /* where its value lies past the code, when the plan's sizes are fixed */
+	/*
+	 * Of a DW_FORM_implicit_const: its value, in the abbreviation, where
+	 * libdw's attribute points (dwarf_getattrs()), for every DIE of the code.
+	 */
+	const unsigned char *implicit;
+};
+
+#define SIZE_VARIES UINT8_MAX
+/* A plan's fixed when a value's size varies, its sibling when it has no DW_AT_sibling. */
+#define NO_FIXED UINT32_MAX
+#define NO_SIBLING UINT16_MAX
+
+enum plan_state {
+	PLAN_NONE, /* not made yet */
+	PLAN_READY,
+	PLAN_LIBDW, /* left to dwarf_getattrs() */
+};
+
+/* What the reader knows of an abbreviation code of the CU; all zero: nothing yet. */
+struct die_reader_code {
+	Dwarf_Abbrev *abbrev;
+	int tag; /* the abbreviation's, as dwarf_tag() says */
+	uint32_t first; /* its plan: nr attributes in specs from first */
+	uint16_t nr;
+	uint8_t state; /* enum plan_state */
+	bool has_children;
+	uint16_t sibling; /* which attribute is DW_AT_sibling */
+	uint32_t fixed; /* the size of all the values, when none varies */
+	/* Its wanted attributes: nr_wanted indexes into specs, in r->wanted_specs from first_wanted. */
+	uint32_t first_wanted;
+	uint16_t nr_wanted;
+};
+
+/*
+ * The size of the value of @form at @p, which varies, or false when it
+ * runs past @end.
+ */
+bool die_reader__varying_size(const struct die_reader *r, unsigned int form, const unsigned char *p,
+			      const unsigned char *end, uint64_t *size);
+
+/* The size of the value of @spec at @p, or false when it runs past the unit. */
+static inline bool die_reader__spec_size(const struct die_reader *r,
+					 const struct die_reader_spec *spec, const unsigned char *p,
+					 uint64_t *size)
+{
+	if (spec->size == SIZE_VARIES)
+		return die_reader__varying_size(r, spec->form, p, r->end, size);
+	*size = spec->size;
+	return spec->size <= r->end - p;
+}
+
+/*
+ * The plan for @die's code, where its attributes start in *@attrs, or
+ * NULL: *@done tells whether the DIE was read (by @cb) while making the
+ * plan, else it is left to libdw.
+ */
+const struct die_reader_code *die_reader__plan(struct die_reader *r, Dwarf_Die *die,
+					       const unsigned char **attrs,
+					       int (*cb)(Dwarf_Attribute *attr, void *arg),
+					       void *arg, bool *done);
+
+/* Hands @spec's value, at @at in the DIE (or in the abbreviation), to @cb as libdw's attribute. */
+static inline __attribute__((always_inline)) void
+die_reader__hand_over(const struct die_reader_spec *spec, const unsigned char *at, Dwarf_Die *die,
+		      int (*cb)(Dwarf_Attribute *attr, void *arg), void *arg)
+{
+	Dwarf_Attribute attr = {
+		.code = spec->name,
+		.form = spec->form,
+		.valp = (unsigned char *)(spec->implicit ?: at),
+		.cu = die->cu,
+	};
+
+	cb(&attr, arg);
+}
+
+/*
+ * Reads @die's wanted attributes by its plan, handing each to @cb; false
+ * when something is unusual, after calling @cb for none or some.  Inline:
+ * a caller whose @cb is known has it inlined, no call per attribute
+ * (die_attrs__get()).
+ */
+static inline __attribute__((always_inline)) bool
+die_reader__read_planned(struct die_reader *r, Dwarf_Die *die,
+			 int (*cb)(Dwarf_Attribute *attr, void *arg), void *arg)
+{
+	const struct die_reader_spec *spec;
+	const struct die_reader_code *plan;
+	const unsigned char *p;
+	bool done = false;
+	uint64_t size;
+	uint16_t i;
+
+	plan = die_reader__plan(r, die, &p, cb, arg, &done);
+	if (!plan)
+		return done;
+	if (plan->fixed != NO_FIXED) {
+		/* No size varies: straight to the wanted values. */
+		if (plan->fixed > (uint64_t)(r->end - p))
+			return false;
+		for (i = 0; i < plan->nr_wanted; i++) {
+			spec = &r->specs.data[r->wanted_specs.data[plan->first_wanted + i]];
+			die_reader__hand_over(spec, p + spec->at, die, cb, arg);
+		}
+		p += plan->fixed;
+	} else {
+		for (i = 0; i < plan->nr; i++) {
+			spec = &r->specs.data[plan->first + i];
+			if (!die_reader__spec_size(r, spec, p, &size))
+				return false;
+			if (spec->wanted)
+				die_reader__hand_over(spec, p, die, cb, arg);
+			p += size;
+		}
+	}
+	r->last_die = die->addr;
+	r->last_end = p;
+	r->last_has_children = plan->has_children;
+	return true;
+}
+
+#endif /* _DIE_READER_PLAN_H_ */
