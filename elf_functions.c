@@ -13,8 +13,9 @@
 struct elf_functions {
 	struct elf_functions_entry *entries; /* sorted by name */
 	size_t nr_entries;
-	uint32_t *index; /* open addressing: entry number + 1, 0 = empty */
+	uint32_t *index; /* open addressing: see index_slot() */
 	size_t index_mask;
+	bool index_tagged;
 	struct elf_function *first_nodes; /* one unowned node per entry */
 	char *names;
 	struct elf_function_sym *syms; /* the entries' symbols, by entry */
@@ -106,6 +107,23 @@ static int collect_func_syms(const struct elf_symtab *symtab, struct func_sym **
 	return 0;
 }
 
+/*
+ * An index slot holds its entry's number + 1 (0: empty) in the low 24
+ * bits and the high 8 bits of its name's hash above them, so that a probe
+ * that meets another name's entry mostly tells it from the slot, without
+ * reading the entry and its name: a lookup of a name the table lacks (as of
+ * every function the DWARF has only inline, most of a kernel's) reads none.
+ * A table of 2^24 entries or more is not tagged: its slots hold the number.
+ */
+#define INDEX_ENTRY_BITS 24
+#define INDEX_ENTRY_MASK ((1u << INDEX_ENTRY_BITS) - 1)
+
+static uint32_t index_slot(const struct elf_functions *fns, size_t i, uint32_t hash)
+{
+	return fns->index_tagged ? (uint32_t)(i + 1) | (hash & ~INDEX_ENTRY_MASK) :
+				   (uint32_t)(i + 1);
+}
+
 static int elf_functions__build_index(struct elf_functions *fns)
 {
 	size_t size = 16, i;
@@ -116,14 +134,16 @@ static int elf_functions__build_index(struct elf_functions *fns)
 	if (!fns->index)
 		return -ENOMEM;
 	fns->index_mask = size - 1;
+	fns->index_tagged = fns->nr_entries < INDEX_ENTRY_MASK;
 	/* Probed (read) before written: mapped writable at once, not a zero page then a copy. */
 	populate__write(fns->index, size * sizeof(*fns->index));
 	for (i = 0; i < fns->nr_entries; i++) {
-		size_t slot = name_hash(fns->entries[i].name) & fns->index_mask;
+		uint32_t hash = name_hash(fns->entries[i].name);
+		size_t slot = hash & fns->index_mask;
 
 		while (fns->index[slot])
 			slot = (slot + 1) & fns->index_mask;
-		fns->index[slot] = i + 1;
+		fns->index[slot] = index_slot(fns, i, hash);
 	}
 	return 0;
 }
@@ -237,11 +257,15 @@ void elf_functions__delete(struct elf_functions *fns)
 
 struct elf_functions_entry *elf_functions__find(const struct elf_functions *fns, const char *name)
 {
-	size_t slot = name_hash(name) & fns->index_mask;
+	uint32_t hash = name_hash(name), tag = hash & ~INDEX_ENTRY_MASK, v;
+	size_t slot = hash & fns->index_mask;
 
-	for (; fns->index[slot]; slot = (slot + 1) & fns->index_mask) {
-		struct elf_functions_entry *e = &fns->entries[fns->index[slot] - 1];
+	for (; (v = fns->index[slot]); slot = (slot + 1) & fns->index_mask) {
+		struct elf_functions_entry *e;
 
+		if (fns->index_tagged && (v & ~INDEX_ENTRY_MASK) != tag)
+			continue;
+		e = &fns->entries[(fns->index_tagged ? v & INDEX_ENTRY_MASK : v) - 1];
 		if (!strcmp(e->name, name))
 			return e;
 	}
