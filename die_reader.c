@@ -5,6 +5,7 @@
 
 #include "die_reader.h"
 #include "die_reader_plan.h"
+#include "lib/dwarf_form.h"
 #include "lib/leb128.h"
 
 /* The longest abbreviation code kept: two ULEB128 bytes. */
@@ -173,54 +174,6 @@ int die_reader__child(struct die_reader *r, Dwarf_Die *die, Dwarf_Die *child)
 	return rc;
 }
 
-/* The size of every value of @form in the unit, or SIZE_VARIES. */
-static uint8_t form_fixed_size(const struct die_reader *r, unsigned int form)
-{
-	switch (form) {
-	case DW_FORM_flag_present:
-	case DW_FORM_implicit_const:
-		return 0;
-	case DW_FORM_data1:
-	case DW_FORM_ref1:
-	case DW_FORM_flag:
-	case DW_FORM_strx1:
-	case DW_FORM_addrx1:
-		return 1;
-	case DW_FORM_data2:
-	case DW_FORM_ref2:
-	case DW_FORM_strx2:
-	case DW_FORM_addrx2:
-		return 2;
-	case DW_FORM_strx3:
-	case DW_FORM_addrx3:
-		return 3;
-	case DW_FORM_data4:
-	case DW_FORM_ref4:
-	case DW_FORM_ref_sup4:
-	case DW_FORM_strx4:
-	case DW_FORM_addrx4:
-		return 4;
-	case DW_FORM_data8:
-	case DW_FORM_ref8:
-	case DW_FORM_ref_sig8:
-	case DW_FORM_ref_sup8:
-		return 8;
-	case DW_FORM_data16:
-		return 16;
-	case DW_FORM_addr:
-		return r->addr_size;
-	case DW_FORM_ref_addr:
-		return r->version < 3 ? r->addr_size : r->offset_size;
-	case DW_FORM_strp:
-	case DW_FORM_line_strp:
-	case DW_FORM_sec_offset:
-	case DW_FORM_strp_sup:
-		return r->offset_size;
-	default:
-		return SIZE_VARIES;
-	}
-}
-
 /* See die_reader_plan.h. */
 bool die_reader__varying_size(const struct die_reader *r, unsigned int form, const unsigned char *p,
 			      const unsigned char *end, uint64_t *size)
@@ -298,12 +251,14 @@ static int plan_recorder__attr(Dwarf_Attribute *attr, void *arg)
 		rec->plan->state = PLAN_LIBDW;
 		return DWARF_CB_OK;
 	}
-	*spec = (struct die_reader_spec){ .name = name,
-					  .form = form,
-					  .size = form_fixed_size(rec->r, form),
-					  .wanted = wanted,
-					  .implicit = form == DW_FORM_implicit_const ? attr->valp :
-										       NULL };
+	*spec = (struct die_reader_spec){
+		.name = name,
+		.form = form,
+		.size = dwarf_form__fixed_size(form, rec->r->addr_size, rec->r->offset_size,
+					       rec->r->version),
+		.wanted = wanted,
+		.implicit = form == DW_FORM_implicit_const ? attr->valp : NULL
+	};
 	if (name == DW_AT_sibling && rec->plan->sibling == NO_SIBLING)
 		rec->plan->sibling = rec->plan->nr;
 	if (spec->size == SIZE_VARIES)

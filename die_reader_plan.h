@@ -13,6 +13,7 @@
 #include <elfutils/libdw.h>
 
 #include "die_reader.h"
+#include "lib/dwarf_form.h"
 
 /* One attribute of an abbreviation: its name and form, and whether the callback wants it. */
 struct die_reader_spec {
@@ -28,7 +29,7 @@ struct die_reader_spec {
 	const unsigned char *implicit;
 };
 
-#define SIZE_VARIES UINT8_MAX
+#define SIZE_VARIES DWARF_FORM_VARIES
 /* A plan's fixed when a value's size varies, its sibling when it has no DW_AT_sibling. */
 #define NO_FIXED UINT32_MAX
 #define NO_SIBLING UINT16_MAX

@@ -11,68 +11,19 @@
 
 #include <dwarf.h>
 
+#include "die_reader.h"
 #include "dwarf_loader_priv.h"
+#include "lib/dwarf_form.h"
 #include "lib/leb128.h"
-
-/* The @size-byte unsigned value at @p, in the file's byte order. */
-static uint64_t fixed(const unsigned char *p, unsigned int size, bool big_endian)
-{
-	uint64_t v = 0;
-	unsigned int i;
-
-	for (i = 0; i < size; i++)
-		v |= (uint64_t)p[big_endian ? size - 1 - i : i] << (8 * i);
-	return v;
-}
-
-/* The size of a value of @form that does not vary, 0 for none, -1 for one that varies or is not sized. */
-static int form_size(const struct dwarf_cu_bytes *u, unsigned int form)
-{
-	switch (form) {
-	case DW_FORM_flag_present:
-	case DW_FORM_implicit_const:
-		return 0;
-	case DW_FORM_data1:
-	case DW_FORM_flag:
-	case DW_FORM_strx1:
-	case DW_FORM_addrx1:
-		return 1;
-	case DW_FORM_data2:
-	case DW_FORM_strx2:
-	case DW_FORM_addrx2:
-		return 2;
-	case DW_FORM_strx3:
-	case DW_FORM_addrx3:
-		return 3;
-	case DW_FORM_data4:
-	case DW_FORM_strx4:
-	case DW_FORM_addrx4:
-		return 4;
-	case DW_FORM_data8:
-		return 8;
-	case DW_FORM_data16:
-		return 16;
-	case DW_FORM_addr:
-		return u->addr_size;
-	case DW_FORM_strp:
-	case DW_FORM_line_strp:
-	case DW_FORM_sec_offset:
-	case DW_FORM_strp_sup:
-	case DW_FORM_GNU_strp_alt:
-		return u->offset_size;
-	default:
-		return -1;
-	}
-}
 
 /* Moves *@p past the value of @form, which runs to @end at most; false if it cannot. */
 static bool skip_value(const struct dwarf_cu_bytes *u, unsigned int form, const unsigned char **p,
 		       const unsigned char *end)
 {
-	int size = form_size(u, form);
+	uint8_t size = dwarf_form__fixed_size(form, u->addr_size, u->offset_size, u->version);
 	uint64_t v;
 
-	if (size >= 0) {
+	if (size != DWARF_FORM_VARIES) {
 		if (end - *p < size)
 			return false;
 		*p += size;
@@ -105,11 +56,15 @@ static bool read_constant(const struct dwarf_cu_bytes *u, unsigned int form, con
 	case DW_FORM_data1:
 	case DW_FORM_data2:
 	case DW_FORM_data4:
-	case DW_FORM_data8:
-		if (end - p < form_size(u, form))
+	case DW_FORM_data8: {
+		uint8_t size =
+			dwarf_form__fixed_size(form, u->addr_size, u->offset_size, u->version);
+
+		if (end - p < size)
 			return false;
-		*v = fixed(p, form_size(u, form), u->big_endian);
+		*v = die_reader__fixed(p, size, u->big_endian);
 		return true;
+	}
 	case DW_FORM_udata:
 		return leb128__read(&p, end, v, false);
 	case DW_FORM_sdata:

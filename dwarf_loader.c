@@ -447,8 +447,8 @@ static void abbrev_scan__note(struct abbrev_scan *scan, Dwarf_Die *die, Dwarf_Of
 	if (u)
 		*u = (struct dwarf_unit_info){ .start = off };
 	if (!l->debug_info || bytes.die < l->debug_info || bytes.die >= l->debug_info_end ||
-	    dwarf_next_unit(l->dwarf, off, &next, &header_size, NULL, &abbrev_off, &bytes.addr_size,
-			    &bytes.offset_size, NULL, NULL) != 0 ||
+	    dwarf_next_unit(l->dwarf, off, &next, &header_size, &bytes.version, &abbrev_off,
+			    &bytes.addr_size, &bytes.offset_size, NULL, NULL) != 0 ||
 	    next <= off || next > (size_t)(l->debug_info_end - l->debug_info))
 		return;
 	if (u)

@@ -59,6 +59,7 @@ struct dwarf_cu_bytes {
 	const unsigned char *die, *end; /* the unit DIE, and where the unit ends */
 	const unsigned char *abbrev, *abbrev_end; /* its table, and where .debug_abbrev ends */
 	uint8_t addr_size, offset_size;
+	uint16_t version;
 	bool big_endian;
 };
 

@@ -157,7 +157,7 @@ static void walker__lang(struct walker *w, Dwarf *dwarf, Dwarf_Off off, Dwarf_Di
 
 	w->units++;
 	if (!info || !abbrev ||
-	    dwarf_next_unit(dwarf, off, &next, &header_size, NULL, &abbrev_off, &b.addr_size,
+	    dwarf_next_unit(dwarf, off, &next, &header_size, &b.version, &abbrev_off, &b.addr_size,
 			    &b.offset_size, NULL, NULL) != 0 ||
 	    next > info->d_size || abbrev_off >= abbrev->d_size)
 		return;
