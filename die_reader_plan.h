@@ -83,6 +83,25 @@ const struct die_reader_code *die_reader__plan(struct die_reader *r, Dwarf_Die *
 					       int (*cb)(Dwarf_Attribute *attr, void *arg),
 					       void *arg, bool *done);
 
+/*
+ * The ready plan of the DIE the walk just met, where its attributes start
+ * in *@attrs, or NULL: die_reader__plan() is to say.  Inline, the common
+ * case of a DIE read right after the walk reached it.
+ */
+static inline const struct die_reader_code *
+die_reader__walked_plan(const struct die_reader *r, Dwarf_Die *die, const unsigned char **attrs)
+{
+	const struct die_reader_code *plan;
+
+	if (die->addr != r->walked_die || die->cu != r->cu || !die->abbrev)
+		return NULL;
+	plan = &r->codes.data[r->walked_code];
+	if (plan->state != PLAN_READY)
+		return NULL;
+	*attrs = r->walked_attrs;
+	return plan;
+}
+
 /* Hands @spec's value, at @at in the DIE (or in the abbreviation), to @cb as libdw's attribute. */
 static inline __attribute__((always_inline)) void
 die_reader__hand_over(const struct die_reader_spec *spec, const unsigned char *at, Dwarf_Die *die,
@@ -115,7 +134,7 @@ die_reader__read_planned(struct die_reader *r, Dwarf_Die *die,
 	uint64_t size;
 	uint16_t i;
 
-	plan = die_reader__plan(r, die, &p, cb, arg, &done);
+	plan = die_reader__walked_plan(r, die, &p) ?: die_reader__plan(r, die, &p, cb, arg, &done);
 	if (!plan)
 		return done;
 	if (plan->fixed != NO_FIXED) {
