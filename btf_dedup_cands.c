@@ -14,11 +14,47 @@ static uint64_t cand_bucket(const struct cand_table *c, uint64_t key)
 	return (key * 0x9e3779b97f4a7c15ull) >> 32 & c->mask;
 }
 
-int cand_table__init(struct cand_table *c, uint32_t max)
+/* Room for @buckets chains, all empty; what they held is done with. */
+static int cand_table__heads(struct cand_table *c, uint32_t buckets)
+{
+	if (buckets > c->heads_cap) {
+		free(c->heads);
+		c->heads_cap = 0;
+		c->heads = malloc(buckets * sizeof(*c->heads));
+		if (!c->heads)
+			return -ENOMEM;
+		c->heads_cap = buckets;
+	}
+	c->mask = buckets - 1;
+	populate__write(c->heads, buckets * sizeof(*c->heads));
+	memset(c->heads, 0xff, buckets * sizeof(*c->heads));
+	return 0;
+}
+
+/*
+ * Twice the chains, the entries linked again in the order they came, so
+ * that each key's entries keep their order (cand_table__get()).
+ */
+static int cand_table__more_chains(struct cand_table *c)
+{
+	uint32_t e;
+
+	if (cand_table__heads(c, 2 * (c->mask + 1)))
+		return -ENOMEM;
+	for (e = 0; e < c->nr; e++) {
+		uint32_t *head = &c->heads[cand_bucket(c, c->v[e].key)];
+
+		c->v[e].next = *head;
+		*head = e;
+	}
+	return 0;
+}
+
+int cand_table__init(struct cand_table *c, uint32_t max, uint32_t chains)
 {
 	uint32_t buckets = 16;
 
-	while (buckets < max)
+	while (buckets < chains)
 		buckets *= 2;
 	c->nr = 0;
 	c->seen = 0;
@@ -33,18 +69,7 @@ int cand_table__init(struct cand_table *c, uint32_t max)
 			return -ENOMEM;
 		c->cap = max;
 	}
-	if (buckets > c->heads_cap) {
-		free(c->heads);
-		c->heads_cap = 0;
-		c->heads = malloc(buckets * sizeof(*c->heads));
-		if (!c->heads)
-			return -ENOMEM;
-		c->heads_cap = buckets;
-	}
-	c->mask = buckets - 1;
-	populate__write(c->heads, buckets * sizeof(*c->heads));
-	memset(c->heads, 0xff, buckets * sizeof(*c->heads));
-	return 0;
+	return cand_table__heads(c, buckets);
 }
 
 void cand_table__free(struct cand_table *c)
@@ -81,8 +106,11 @@ void cand_table__skip(struct cand_table *c, uint32_t n)
 
 int cand_table__add(struct cand_table *c, uint64_t key, uint32_t id)
 {
-	uint32_t *head = &c->heads[cand_bucket(c, key)];
+	uint32_t *head;
 
+	if (c->nr > c->mask && cand_table__more_chains(c))
+		return -ENOMEM;
+	head = &c->heads[cand_bucket(c, key)];
 	if (c->nr == c->cap) {
 		struct cand *v = realloc(c->v, 2 * c->cap * sizeof(*v));
 

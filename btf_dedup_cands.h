@@ -38,10 +38,11 @@ struct cand_table {
 };
 
 /*
- * Empty, with room for @max entries at first (more as they come), and about
- * as many chains, the memory of an earlier use kept: 0 or -ENOMEM.
+ * Empty, with room for @max entries at first (more as they come), and
+ * about @chains chains (twice as many whenever the entries outnumber
+ * them), the memory of an earlier use kept: 0 or -ENOMEM.
  */
-int cand_table__init(struct cand_table *c, uint32_t max);
+int cand_table__init(struct cand_table *c, uint32_t max, uint32_t chains);
 void cand_table__free(struct cand_table *c);
 /* @id a candidate of signature @key, the newest: 0 or -ENOMEM. */
 int cand_table__add(struct cand_table *c, uint64_t key, uint32_t id);

@@ -779,8 +779,16 @@ int dedup__base(struct dedup *d)
 	/* Each its own representative already (map_of()). */
 	for (id = 1; id < d->nb && !err; id++)
 		kept += base_cands__kept(&b, id);
-	/* A chain per candidate (a quarter made a vmlinux's chains long enough to cost a fifth). */
-	err = err ?: cand_table__init(&d->cands, kept + (d->nr - d->nb) + 16);
+	/*
+	 * A chain per candidate (a quarter made a vmlinux's chains long enough
+	 * to cost a fifth), as many as a module's dedup may add.  A BTF of its
+	 * own (a chunk's: 300,000 types of which a tenth stand for themselves)
+	 * starts with a quarter, more as candidates come: chains for every
+	 * type spread the lookups over 2 MB, out of the cache.
+	 */
+	err = err   ?:
+		      cand_table__init(&d->cands, kept + (d->nr - d->nb) + 16,
+				       d->nb > 1 ? kept + (d->nr - d->nb) + 16 : d->nr / 4);
 	for (id = 1; id < d->nb && !err; id++) {
 		if (b.memo[id] == BASE_LEFT)
 			skipped++;
