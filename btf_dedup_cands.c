@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "btf_dedup_cands.h"
+#include "lib/grow.h"
 #include "lib/populate.h"
 
 #define NO_ENTRY UINT32_MAX
@@ -17,14 +18,8 @@ static uint64_t cand_bucket(const struct cand_table *c, uint64_t key)
 /* Room for @buckets chains, all empty; what they held is done with. */
 static int cand_table__heads(struct cand_table *c, uint32_t buckets)
 {
-	if (buckets > c->heads_cap) {
-		free(c->heads);
-		c->heads_cap = 0;
-		c->heads = malloc(buckets * sizeof(*c->heads));
-		if (!c->heads)
-			return -ENOMEM;
-		c->heads_cap = buckets;
-	}
+	if (grow__room(&c->heads, &c->heads_cap, buckets, sizeof(*c->heads)) < 0)
+		return -ENOMEM;
 	c->mask = buckets - 1;
 	populate__write(c->heads, buckets * sizeof(*c->heads));
 	memset(c->heads, 0xff, buckets * sizeof(*c->heads));
@@ -61,14 +56,8 @@ int cand_table__init(struct cand_table *c, uint32_t max, uint32_t chains)
 	c->libbpf_cap = 0;
 	c->grows = 0;
 	/* What the tables held is done with: not copied over as realloc() would. */
-	if (max > c->cap) {
-		free(c->v);
-		c->cap = 0;
-		c->v = malloc(max * sizeof(*c->v));
-		if (!c->v)
-			return -ENOMEM;
-		c->cap = max;
-	}
+	if (grow__room(&c->v, &c->cap, max, sizeof(*c->v)) < 0)
+		return -ENOMEM;
 	return cand_table__heads(c, buckets);
 }
 

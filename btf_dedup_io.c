@@ -15,6 +15,7 @@
 #include "btf_dedup_priv.h"
 #include "lib/btf_build.h"
 #include "lib/btf_types.h"
+#include "lib/grow.h"
 #include "lib/populate.h"
 #include "lib/str_set.h"
 
@@ -25,20 +26,11 @@
  */
 static int dedup__room(void *p, uint32_t *cap, uint32_t want, size_t size)
 {
-	void *bigger;
+	int fresh = grow__room(p, cap, want, size);
 
-	if (want <= *cap)
-		return 0;
-	free(*(void **)p);
-	*(void **)p = NULL;
-	*cap = 0;
-	bigger = malloc((size_t)want * size);
-	if (!bigger)
-		return -ENOMEM;
-	populate__write(bigger, (size_t)want * size);
-	*(void **)p = bigger;
-	*cap = want;
-	return 0;
+	if (fresh > 0)
+		populate__write(*(void **)p, (size_t)want * size);
+	return fresh < 0 ? fresh : 0;
 }
 
 /*

@@ -773,7 +773,7 @@ static bool base_cands__kept(struct base_cands *b, uint32_t id)
 int dedup__base(struct dedup *d)
 {
 	struct base_cands b = {};
-	uint32_t id, kept = 0, skipped = 0;
+	uint32_t id, kept = 0, skipped = 0, max;
 	int err = d->nb > 1 ? base_cands__init(&b, d) : 0;
 
 	/* Each its own representative already (map_of()). */
@@ -786,9 +786,8 @@ int dedup__base(struct dedup *d)
 	 * starts with a quarter, more as candidates come: chains for every
 	 * type spread the lookups over 2 MB, out of the cache.
 	 */
-	err = err   ?:
-		      cand_table__init(&d->cands, kept + (d->nr - d->nb) + 16,
-				       d->nb > 1 ? kept + (d->nr - d->nb) + 16 : d->nr / 4);
+	max = kept + (d->nr - d->nb) + 16;
+	err = err ?: cand_table__init(&d->cands, max, d->nb > 1 ? max : d->nr / 4);
 	for (id = 1; id < d->nb && !err; id++) {
 		if (b.memo[id] == BASE_LEFT)
 			skipped++;

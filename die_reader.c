@@ -329,7 +329,7 @@ const struct die_reader_code *die_reader__plan(struct die_reader *r, Dwarf_Die *
 	size_t code;
 	struct die_reader_code *plan;
 
-	if (die->addr == r->walked_die && die->cu == r->cu && die->abbrev) {
+	if (die_reader__walked(r, die) && die->abbrev) {
 		*attrs = r->walked_attrs;
 		plan = &r->codes.data[r->walked_code];
 	} else {

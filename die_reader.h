@@ -91,13 +91,19 @@ void die_reader__free(struct die_reader *r);
 int die_reader__child(struct die_reader *r, Dwarf_Die *die, Dwarf_Die *child);
 int die_reader__sibling(struct die_reader *r, Dwarf_Die *die);
 
+/* Whether @die is the DIE the walk just met, whose code, attributes and tag are noted. */
+static inline bool die_reader__walked(const struct die_reader *r, const Dwarf_Die *die)
+{
+	return die->addr == r->walked_die && die->cu == r->cu;
+}
+
 /*
  * dwarf_tag(@die): the DIE the walk just met has its abbreviation's tag
  * noted, without a call into libdw for each of a kernel's millions.
  */
 static inline int die_reader__tag(const struct die_reader *r, Dwarf_Die *die)
 {
-	return die->addr == r->walked_die && die->cu == r->cu ? r->walked_tag : dwarf_tag(die);
+	return die_reader__walked(r, die) ? r->walked_tag : dwarf_tag(die);
 }
 
 /*

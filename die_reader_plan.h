@@ -93,7 +93,7 @@ die_reader__walked_plan(const struct die_reader *r, Dwarf_Die *die, const unsign
 {
 	const struct die_reader_code *plan;
 
-	if (die->addr != r->walked_die || die->cu != r->cu || !die->abbrev)
+	if (!die_reader__walked(r, die) || !die->abbrev)
 		return NULL;
 	plan = &r->codes.data[r->walked_code];
 	if (plan->state != PLAN_READY)

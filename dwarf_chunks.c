@@ -50,16 +50,10 @@ struct worker {
 	pthread_t thread;
 };
 
-/* The offset in .debug_info of the unit whose DIE is @cu_die (no byte of it read). */
-static Dwarf_Off unit_start(Dwarf_Die *cu_die)
-{
-	return dwarf_dieoffset(cu_die) - dwarf_cuoffset(cu_die);
-}
-
 /* The offset just past the unit whose DIE is @cu_die, or 0. */
 static Dwarf_Off unit_end(Dwarf *dwarf, Dwarf_Die *cu_die)
 {
-	Dwarf_Off start = unit_start(cu_die), next;
+	Dwarf_Off start = dwarf_unit__offset(cu_die), next;
 	size_t header_size;
 
 	if (dwarf_next_unit(dwarf, start, &next, &header_size, NULL, NULL, NULL, NULL, NULL,
@@ -88,7 +82,7 @@ static void dwarf_loader__load_chunk(const struct dwarf_loader *l, Dwarf *dwarf,
 		if (i + 1 < chunk->nr && chunk->cu_index[i + 1] == chunk->cu_index[i] + 1 &&
 		    dwarf_cu_getdwarf(chunk->cu_die[i + 1].cu) == dwarf)
 			continue;
-		start = unit_start(&chunk->cu_die[first]);
+		start = dwarf_unit__offset(&chunk->cu_die[first]);
 		end = chunk->cu_end[i] ?: unit_end(dwarf, &chunk->cu_die[i]);
 		if (start < end && end <= l->info_size)
 			populate__read(l->info + start, end - start);
@@ -220,7 +214,7 @@ static bool cu_queue__take(struct cu_queue *q, struct dwarf_chunk *chunk)
 		/* Its end and language as noted at open: its header's page is not mapped again. */
 		u = dwarf_loader__unit(q->loader, q->next_unit++, cu_die);
 		if (!taken) {
-			chunk->start = unit_start(cu_die);
+			chunk->start = dwarf_unit__offset(cu_die);
 			bytes = chunk_bytes(q->loader, chunk->start);
 		}
 		chunk->end = u && u->end ? u->end : unit_end(q->dwarf, cu_die);

@@ -422,12 +422,6 @@ static bool abbrev_table_refs_across(const unsigned char *p, const unsigned char
 	return false;
 }
 
-/* The offset in .debug_info of the unit whose DIE is @cu_die (no byte of it read). */
-static Dwarf_Off unit_offset(Dwarf_Die *cu_die)
-{
-	return dwarf_dieoffset(cu_die) - dwarf_cuoffset(cu_die);
-}
-
 /*
  * Notes unit @die, which libdw has just interned: where it ends and its
  * language, and, while the units are not known to be one, whether its
@@ -439,7 +433,7 @@ static void abbrev_scan__note(struct abbrev_scan *scan, Dwarf_Die *die, Dwarf_Of
 {
 	struct dwarf_loader *l = scan->l;
 	struct dwarf_unit_info *u = darray__push(&scan->units);
-	Dwarf_Off off = unit_offset(die), next, abbrev_off;
+	Dwarf_Off off = dwarf_unit__offset(die), next, abbrev_off;
 	struct dwarf_cu_bytes bytes = { .die = die->addr, .big_endian = scan->big_endian };
 	size_t header_size;
 
@@ -490,7 +484,7 @@ static void *abbrev_scan__run(void *arg)
 		 * all the headers' pages (each fault maps 64 kB around) would
 		 * add some 14 MB to the peak.
 		 */
-		off = unit_offset(&die);
+		off = dwarf_unit__offset(&die);
 		if (off > dropped && off - dropped >= SCAN_DROP_BYTES) {
 			dwarf_loader__drop_info(l, dropped, off);
 			dropped = off;
@@ -565,7 +559,7 @@ const struct dwarf_unit_info *dwarf_loader__unit(const struct dwarf_loader *l, u
 		return NULL;
 	u = &l->scan.units.data[index];
 	/* The same unit: libdw lists them in one order, but a failed read ends the list short. */
-	return u->start == unit_offset(cu_die) ? u : NULL;
+	return u->start == dwarf_unit__offset(cu_die) ? u : NULL;
 }
 
 bool dwarf_loader__merged(struct dwarf_loader *l)

@@ -20,6 +20,12 @@
 #include "dwarf_loader.h"
 #include "elf_image.h"
 
+/* The offset in .debug_info of the unit whose DIE is @cu_die (no byte of it read). */
+static inline Dwarf_Off dwarf_unit__offset(Dwarf_Die *cu_die)
+{
+	return dwarf_dieoffset(cu_die) - dwarf_cuoffset(cu_die);
+}
+
 /*
  * What the reading of the units at open (dwarf_loader__scan_units()) keeps
  * of each unit libdw lists, in its order: where it ends in .debug_info (0:

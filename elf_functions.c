@@ -15,7 +15,6 @@ struct elf_functions {
 	size_t nr_entries;
 	uint32_t *index; /* open addressing: see index_slot() */
 	size_t index_mask;
-	bool index_tagged;
 	struct elf_function *first_nodes; /* one unowned node per entry */
 	char *names;
 	struct elf_function_sym *syms; /* the entries' symbols, by entry */
@@ -118,9 +117,14 @@ static int collect_func_syms(const struct elf_symtab *symtab, struct func_sym **
 #define INDEX_ENTRY_BITS 24
 #define INDEX_ENTRY_MASK ((1u << INDEX_ENTRY_BITS) - 1)
 
+static bool index_tagged(const struct elf_functions *fns)
+{
+	return fns->nr_entries < INDEX_ENTRY_MASK;
+}
+
 static uint32_t index_slot(const struct elf_functions *fns, size_t i, uint32_t hash)
 {
-	return fns->index_tagged ? (uint32_t)(i + 1) | (hash & ~INDEX_ENTRY_MASK) :
+	return index_tagged(fns) ? (uint32_t)(i + 1) | (hash & ~INDEX_ENTRY_MASK) :
 				   (uint32_t)(i + 1);
 }
 
@@ -134,7 +138,6 @@ static int elf_functions__build_index(struct elf_functions *fns)
 	if (!fns->index)
 		return -ENOMEM;
 	fns->index_mask = size - 1;
-	fns->index_tagged = fns->nr_entries < INDEX_ENTRY_MASK;
 	/* Probed (read) before written: mapped writable at once, not a zero page then a copy. */
 	populate__write(fns->index, size * sizeof(*fns->index));
 	for (i = 0; i < fns->nr_entries; i++) {
@@ -259,13 +262,14 @@ struct elf_functions_entry *elf_functions__find(const struct elf_functions *fns,
 {
 	uint32_t hash = name_hash(name), tag = hash & ~INDEX_ENTRY_MASK, v;
 	size_t slot = hash & fns->index_mask;
+	bool tagged = index_tagged(fns);
 
 	for (; (v = fns->index[slot]); slot = (slot + 1) & fns->index_mask) {
 		struct elf_functions_entry *e;
 
-		if (fns->index_tagged && (v & ~INDEX_ENTRY_MASK) != tag)
+		if (tagged && (v & ~INDEX_ENTRY_MASK) != tag)
 			continue;
-		e = &fns->entries[(fns->index_tagged ? v & INDEX_ENTRY_MASK : v) - 1];
+		e = &fns->entries[(tagged ? v & INDEX_ENTRY_MASK : v) - 1];
 		if (!strcmp(e->name, name))
 			return e;
 	}

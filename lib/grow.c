@@ -53,6 +53,21 @@ void *grow__realloc(void *p, size_t cap, size_t new_cap)
 	return q;
 }
 
+int grow__room(void *p, uint32_t *cap, uint32_t want, size_t size)
+{
+	void **at = p;
+
+	if (want <= *cap)
+		return 0;
+	free(*at);
+	*cap = 0;
+	*at = malloc((size_t)want * size);
+	if (!*at)
+		return -ENOMEM;
+	*cap = want;
+	return 1;
+}
+
 void grow__free(void *p, size_t cap)
 {
 	if (!p)

@@ -14,6 +14,7 @@
  * One owner, any thread.
  */
 #include <stddef.h>
+#include <stdint.h>
 
 #define GROW_MAP (1u << 20)
 
@@ -26,5 +27,13 @@ void *grow__realloc(void *p, size_t cap, size_t new_cap);
 
 /* Frees the buffer of @cap bytes at @p (NULL is no buffer). */
 void grow__free(void *p, size_t cap);
+
+/*
+ * Room for @want elements of @size bytes at *(void **)@p, which has room
+ * for *@cap, all to be written anew (a C library block, any size): what it
+ * held is not kept, so not copied as realloc() would.  1 when the room is
+ * new (malloc()'s, not zeroed), 0 when it was there, or -ENOMEM.
+ */
+int grow__room(void *p, uint32_t *cap, uint32_t want, size_t size);
 
 #endif /* _LIB_GROW_H_ */
