@@ -259,7 +259,7 @@ static int btf_encoder__encode_modifier(struct btf_encoder *e, Dwarf_Die *die)
 	id = btf_encoder__ref(e, a.type);
 	if (id)
 		return id;
-	switch (dwarf_tag(die)) {
+	switch (btf_encoder__tag(e, die)) {
 	case DW_TAG_const_type:
 		id = btf_build__add_ref(&e->build, BTF_KIND_CONST, 0, 0);
 		break;
@@ -378,7 +378,7 @@ static int btf_encoder__read_members(struct btf_encoder *e, Dwarf_Die *die, size
  */
 static int btf_encoder__encode_struct(struct btf_encoder *e, Dwarf_Die *die)
 {
-	bool is_union = dwarf_tag(die) == DW_TAG_union_type;
+	bool is_union = btf_encoder__tag(e, die) == DW_TAG_union_type;
 	size_t first_tag = e->cu.tags.nr, first = e->cu.members.nr, first_ref, i;
 	struct die_attrs a;
 	int id, err = 0;
@@ -641,6 +641,8 @@ static void btf_encoder__set_strs(struct btf_encoder *e)
 					.str_end = in->debug_str_end,
 					.line_str = in->debug_line_str,
 					.line_str_end = in->debug_line_str_end,
+					.abbrev = in->debug_abbrev,
+					.abbrev_end = in->debug_abbrev_end,
 					.cu = e->cu.reader.end ? e->cu.reader.cu : NULL,
 					.offset_size = e->cu.reader.offset_size,
 					.big_endian = in->big_endian };
@@ -930,8 +932,10 @@ int btf_encoder__new(const struct btf_encoder_input *in, struct btf_encoder **ou
 	e->in = in;
 	e->sigs = btf_encoder_conf__has(in->conf, BTF_FEAT_TRUE_SIGNATURE) ||
 		  btf_encoder_conf__follows(in->conf, BTF_RULE_FUNCS_V132);
-	die_reader__init(&e->cu.reader, in->debug_info, in->debug_info_end);
-	die_reader__init(&e->foreign_reader, in->debug_info, in->debug_info_end);
+	die_reader__init(&e->cu.reader, in->debug_info, in->debug_info_end, in->debug_abbrev,
+			 in->debug_abbrev_end);
+	die_reader__init(&e->foreign_reader, in->debug_info, in->debug_info_end, in->debug_abbrev,
+			 in->debug_abbrev_end);
 	dwarf_locs__init(&e->locs, in->debug_loc, in->debug_loc_end, in->debug_loclists,
 			 in->debug_loclists_end, in->big_endian, in->unit_locks);
 	return 0;

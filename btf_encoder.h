@@ -145,6 +145,8 @@ struct btf_encoder_input {
 	struct unit_locks *unit_locks;
 	/* .debug_info as libdw reads it (dwarf_loader__debug_info()), or NULLs. */
 	const unsigned char *debug_info, *debug_info_end;
+	/* .debug_abbrev likewise (dwarf_loader__debug_abbrev()), or NULLs. */
+	const unsigned char *debug_abbrev, *debug_abbrev_end;
 	/* .debug_loc and .debug_loclists likewise (dwarf_loader__debug_locs()). */
 	const unsigned char *debug_loc, *debug_loc_end, *debug_loclists, *debug_loclists_end;
 	/* Both in the file's mapping (dwarf_loader__file_mapped()): their pages may be dropped. */

@@ -178,7 +178,8 @@ static int foreign_unit__index(struct btf_encoder *e, struct foreign_unit *u)
 	struct die_reader r;
 	int rc;
 
-	die_reader__init(&r, e->in->debug_info, e->in->debug_info_end);
+	die_reader__init(&r, e->in->debug_info, e->in->debug_info_end, e->in->debug_abbrev,
+			 e->in->debug_abbrev_end);
 	die_reader__begin_cu(&r, &u->cu_die, e->in->big_endian, die_attrs__wanted);
 	rc = die_reader__scan(&r, &u->cu_die, unit_index__note, &ui);
 	die_reader__free(&r);

@@ -6,6 +6,7 @@
 #include "die_reader_plan.h"
 #include "die_reader.h"
 #include "dwarf_alt.h"
+#include "lib/leb128.h"
 
 uint32_t die_ref(Dwarf_Attribute *attr, const struct die_ref_ctx *ctx)
 {
@@ -80,11 +81,53 @@ void die_ref_ctx__init(struct die_ref_ctx *ctx, Dwarf_Die *die, bool global,
 	ctx->base = global ? die_ref_space__off(space, die) - dwarf_cuoffset(die) : 0;
 }
 
-static void attr_udata(Dwarf_Attribute *attr, uint64_t *val, bool *has)
+/*
+ * @attr's constant as libdw 0.188's dwarf_formudata() reads it, where the
+ * bytes alone say, in the unit's byte order: a data1 to data8 (the plan, or
+ * libdw, checked it lies within the unit), an implicit constant, an SLEB128
+ * in the abbreviation of ten bytes at most.  False for the others, libdw's:
+ * a data4 or data8 DW_AT_data_member_location may be an offset into
+ * .debug_loc before DWARF 4, which libdw checks; a LEB128 in the DIE may
+ * run to the unit's end, which is not known here.
+ */
+static bool attr_const(const struct die_attrs *a, const Dwarf_Attribute *attr, uint64_t *val)
+{
+	const struct die_strs *s = a->strs;
+	const unsigned char *p = attr->valp, *end;
+
+	if (!s || attr->cu != s->cu)
+		return false;
+	switch (attr->form) {
+	case DW_FORM_data1:
+		*val = *p;
+		return true;
+	case DW_FORM_data2:
+		*val = die_reader__fixed(p, 2, s->big_endian);
+		return true;
+	case DW_FORM_data4:
+	case DW_FORM_data8:
+		if (attr->code == DW_AT_data_member_location)
+			return false;
+		*val = die_reader__fixed(p, attr->form == DW_FORM_data4 ? 4 : 8, s->big_endian);
+		return true;
+	case DW_FORM_implicit_const:
+		if (!s->abbrev || p < s->abbrev || p >= s->abbrev_end)
+			return false;
+		end = s->abbrev_end - p > 10 ? p + 10 : s->abbrev_end;
+		return leb128__read(&p, end, val, true);
+	default:
+		return false;
+	}
+}
+
+static void attr_udata(const struct die_attrs *a, Dwarf_Attribute *attr, uint64_t *val, bool *has)
 {
 	Dwarf_Word w;
 
-	if (dwarf_formudata(attr, &w) == 0) {
+	if (attr_const(a, attr, val)) {
+		if (has)
+			*has = true;
+	} else if (dwarf_formudata(attr, &w) == 0) {
 		*val = w;
 		if (has)
 			*has = true;
@@ -170,30 +213,19 @@ static void read_type(struct die_attrs *a, Dwarf_Attribute *attr)
 	a->type_attr = *attr;
 }
 
-/* A DW_FORM_data1 value, as dwarf_formudata() reads it, most sizes and offsets of members. */
-static bool attr_data1(Dwarf_Attribute *attr, uint64_t *val, bool *has)
-{
-	if (attr->form != DW_FORM_data1)
-		return false;
-	*val = *attr->valp;
-	*has = true;
-	return true;
-}
-
 static void read_byte_size(struct die_attrs *a, Dwarf_Attribute *attr)
 {
-	if (!attr_data1(attr, &a->byte_size, &a->has_byte_size))
-		attr_udata(attr, &a->byte_size, &a->has_byte_size);
+	attr_udata(a, attr, &a->byte_size, &a->has_byte_size);
 }
 
 static void read_bit_size(struct die_attrs *a, Dwarf_Attribute *attr)
 {
-	attr_udata(attr, &a->bit_size, &a->has_bit_size);
+	attr_udata(a, attr, &a->bit_size, &a->has_bit_size);
 }
 
 static void read_data_bit_offset(struct die_attrs *a, Dwarf_Attribute *attr)
 {
-	attr_udata(attr, &a->data_bit_offset, &a->has_data_bit_offset);
+	attr_udata(a, attr, &a->data_bit_offset, &a->has_data_bit_offset);
 }
 
 static void read_bit_offset(struct die_attrs *a, Dwarf_Attribute *attr)
@@ -208,9 +240,7 @@ static void read_bit_offset(struct die_attrs *a, Dwarf_Attribute *attr)
 
 static void read_member_location(struct die_attrs *a, Dwarf_Attribute *attr)
 {
-	bool has;
-
-	if (!attr_data1(attr, &a->member_location, &has))
+	if (!attr_const(a, attr, &a->member_location))
 		die_attr__member_location(attr, &a->member_location);
 }
 
@@ -219,7 +249,7 @@ static void read_upper_bound(struct die_attrs *a, Dwarf_Attribute *attr)
 	Dwarf_Sword s;
 
 	if (dwarf_whatform(attr) != DW_FORM_sdata) {
-		attr_udata(attr, &a->upper_bound, &a->has_upper_bound);
+		attr_udata(a, attr, &a->upper_bound, &a->has_upper_bound);
 		return;
 	}
 	/* gcc writes -1 for zero-length arrays */
@@ -232,7 +262,7 @@ static void read_upper_bound(struct die_attrs *a, Dwarf_Attribute *attr)
 
 static void read_count(struct die_attrs *a, Dwarf_Attribute *attr)
 {
-	attr_udata(attr, &a->count, &a->has_count);
+	attr_udata(a, attr, &a->count, &a->has_count);
 }
 
 static void read_const_value(struct die_attrs *a, Dwarf_Attribute *attr)
@@ -240,9 +270,10 @@ static void read_const_value(struct die_attrs *a, Dwarf_Attribute *attr)
 	Dwarf_Sword s;
 
 	a->has_const_value = true;
-	a->const_form = dwarf_whatform(attr);
-	if (a->const_form != DW_FORM_sdata && a->const_form != DW_FORM_implicit_const)
-		attr_udata(attr, &a->const_value, NULL);
+	a->const_form = attr->form;
+	/* An implicit constant is an SLEB128, which dwarf_formudata() reads as dwarf_formsdata(). */
+	if (a->const_form != DW_FORM_sdata)
+		attr_udata(a, attr, &a->const_value, NULL);
 	else if (dwarf_formsdata(attr, &s) == 0)
 		a->const_value = (uint64_t)s;
 }
@@ -251,7 +282,7 @@ static void read_encoding(struct die_attrs *a, Dwarf_Attribute *attr)
 {
 	uint64_t enc = 0;
 
-	attr_udata(attr, &enc, NULL);
+	attr_udata(a, attr, &enc, NULL);
 	a->encoding = enc;
 }
 

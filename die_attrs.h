@@ -94,13 +94,15 @@ void die_ref_ctx__init(struct die_ref_ctx *ctx, Dwarf_Die *die, bool global,
 /*
  * The string sections that DW_FORM_strp and DW_FORM_line_strp names of unit
  * @cu are read from without libdw (libdw's own bytes, found before the
- * workers start: NULL where a file has none), and how @cu writes an
- * offset.  Another unit's attributes, or @cu NULL (a unit outside
- * .debug_info: a dwz alternate file's), go to libdw.
+ * workers start: NULL where a file has none), .debug_abbrev, where its
+ * implicit constants lie, and how @cu writes an offset and a constant.
+ * Another unit's attributes, or @cu NULL (a unit outside .debug_info: a
+ * dwz alternate file's), go to libdw.
  */
 struct die_strs {
 	const char *str, *str_end;
 	const char *line_str, *line_str_end;
+	const unsigned char *abbrev, *abbrev_end;
 	const Dwarf_CU *cu;
 	uint8_t offset_size;
 	bool big_endian;

@@ -15,7 +15,7 @@
  * Where the unit of @cu_die ends in memory, or NULL: a unit header that
  * says it ends before its DIE or past the section leaves it all to libdw.
  */
-static const unsigned char *cu_end(struct die_reader *r, Dwarf_Die *cu_die)
+static const unsigned char *cu_end(struct die_reader *r, Dwarf_Die *cu_die, Dwarf_Off *abbrev_off)
 {
 	Dwarf_Off off = dwarf_dieoffset(cu_die), start = off - dwarf_cuoffset(cu_die), next;
 	const unsigned char *die = cu_die->addr;
@@ -23,7 +23,7 @@ static const unsigned char *cu_end(struct die_reader *r, Dwarf_Die *cu_die)
 	size_t header_size;
 
 	if (!r->info || die < r->info || die >= r->info_end ||
-	    dwarf_next_unit(dwarf, start, &next, &header_size, NULL, NULL, NULL, NULL, NULL,
+	    dwarf_next_unit(dwarf, start, &next, &header_size, NULL, abbrev_off, NULL, NULL, NULL,
 			    NULL) != 0 ||
 	    next <= off || next - off > (uint64_t)(r->info_end - die))
 		return NULL;
@@ -34,10 +34,11 @@ void die_reader__begin_cu(struct die_reader *r, Dwarf_Die *cu_die, bool big_endi
 			  bool (*wanted)(unsigned int at))
 {
 	Dwarf_Half version = 0;
+	Dwarf_Off abbrev_off = 0;
 	uint8_t unit_type, addr_size = 0, offset_size = 0;
 
 	r->cu = cu_die->cu;
-	r->end = cu_end(r, cu_die);
+	r->end = cu_end(r, cu_die, &abbrev_off);
 	r->start = r->end ? (const unsigned char *)cu_die->addr - dwarf_cuoffset(cu_die) : NULL;
 	if (dwarf_cu_info(cu_die->cu, &version, &unit_type, NULL, NULL, NULL, &addr_size,
 			  &offset_size) != 0)
@@ -52,12 +53,19 @@ void die_reader__begin_cu(struct die_reader *r, Dwarf_Die *cu_die, bool big_endi
 	r->wanted_specs.nr = 0;
 	r->last_die = NULL;
 	r->walked_die = NULL;
+	die_reader__begin_abbrevs(r, r->end ? abbrev_off : UINT64_MAX);
 }
 
 void die_reader__init(struct die_reader *r, const unsigned char *info,
-		      const unsigned char *info_end)
+		      const unsigned char *info_end, const unsigned char *abbrev,
+		      const unsigned char *abbrev_end)
 {
-	*r = (struct die_reader){ .info = info, .info_end = info ? info_end : NULL };
+	*r = (struct die_reader){
+		.info = info,
+		.info_end = info ? info_end : NULL,
+		.abbrev = abbrev,
+		.abbrev_end = abbrev ? abbrev_end : NULL,
+	};
 }
 
 void die_reader__free(struct die_reader *r)
@@ -88,52 +96,9 @@ static size_t die_code(const struct die_reader *r, Dwarf_Die *die, const unsigne
 	return code;
 }
 
-/* The entry of abbreviation code @code, or NULL (out of memory). */
-static inline struct die_reader_code *die_reader__code(struct die_reader *r, size_t code)
-{
-	struct die_reader_code *c;
-
-	if (code < r->codes.nr)
-		return &r->codes.data[code];
-	while (r->codes.nr <= code && (c = darray__push(&r->codes)))
-		*c = (struct die_reader_code){};
-	return code < r->codes.nr ? &r->codes.data[code] : NULL;
-}
-
-/* The first DIE of the unit with the code of @c: libdw looks its abbreviation up. */
-static struct die_reader_code *die_reader__first_abbrev(Dwarf_Die *die, struct die_reader_code *c)
-{
-	int tag = dwarf_tag(die);
-
-	if (tag < 0 || !die->abbrev || die->abbrev == DWARF_END_ABBREV)
-		return NULL;
-	c->abbrev = die->abbrev;
-	c->tag = tag;
-	return c;
-}
-
 /*
- * Gives @die, which starts with abbreviation code @code, its abbreviation
- * before libdw looks it up: libdw takes a read-write lock for each lookup.
- * The first DIE of the CU with a code pays the lookup for the others.
- */
-static inline struct die_reader_code *die_reader__set_abbrev(struct die_reader *r, Dwarf_Die *die,
-							     size_t code)
-{
-	struct die_reader_code *c = die_reader__code(r, code);
-
-	if (!c)
-		return NULL;
-	if (c->abbrev) {
-		die->abbrev = c->abbrev;
-		return c;
-	}
-	return die_reader__first_abbrev(die, c);
-}
-
-/*
- * Gives the DIE just walked to its abbreviation, and remembers its code and
- * where its attributes start: reading them next finds the plan at once.
+ * Remembers the code of the DIE just walked to, its tag and where its
+ * attributes start: reading them next finds the plan at once.
  */
 static void die_reader__abbrev(struct die_reader *r, Dwarf_Die *die)
 {
@@ -142,7 +107,7 @@ static void die_reader__abbrev(struct die_reader *r, Dwarf_Die *die)
 	const struct die_reader_code *c;
 
 	r->walked_die = NULL;
-	if (code && (c = die_reader__set_abbrev(r, die, code))) {
+	if (code && (c = die_reader__lookup(r, code)) && c->tag >= 0) {
 		r->walked_die = die->addr;
 		r->walked_code = code;
 		r->walked_attrs = attrs;
@@ -220,147 +185,21 @@ bool die_reader__varying_size(const struct die_reader *r, unsigned int form, con
 	return *size <= (uint64_t)(end - p);
 }
 
-/* Whether the plan can size @form. */
-static bool form_planned(unsigned int form)
-{
-	return form >= DW_FORM_addr && form <= DW_FORM_addrx4 && form != DW_FORM_indirect &&
-	       form != 0x02; /* unused in DWARF 2 to 5 */
-}
-
-/* Makes the plan of an abbreviation from the first DIE of the CU that has it. */
-struct plan_recorder {
-	struct die_reader *r;
-	struct die_reader_code *plan;
-	int (*cb)(Dwarf_Attribute *attr, void *arg);
-	void *arg;
-};
-
-static int plan_recorder__attr(Dwarf_Attribute *attr, void *arg)
-{
-	struct plan_recorder *rec = arg;
-	unsigned int name = dwarf_whatattr(attr), form = dwarf_whatform(attr);
-	bool wanted = rec->r->wanted(name);
-	struct die_reader_spec *spec;
-
-	if (wanted && rec->cb)
-		rec->cb(attr, rec->arg);
-	if (rec->plan->state != PLAN_NONE)
-		return DWARF_CB_OK;
-	if (!form_planned(form) || rec->plan->nr == UINT16_MAX ||
-	    !(spec = darray__push(&rec->r->specs))) {
-		rec->plan->state = PLAN_LIBDW;
-		return DWARF_CB_OK;
-	}
-	*spec = (struct die_reader_spec){
-		.name = name,
-		.form = form,
-		.size = dwarf_form__fixed_size(form, rec->r->addr_size, rec->r->offset_size,
-					       rec->r->version),
-		.wanted = wanted,
-		.implicit = form == DW_FORM_implicit_const ? attr->valp : NULL
-	};
-	if (name == DW_AT_sibling && rec->plan->sibling == NO_SIBLING)
-		rec->plan->sibling = rec->plan->nr;
-	if (spec->size == SIZE_VARIES)
-		rec->plan->fixed = NO_FIXED;
-	else if (rec->plan->fixed != NO_FIXED)
-		rec->plan->fixed += spec->size;
-	rec->plan->nr++;
-	return DWARF_CB_OK;
-}
-
-/*
- * Lists the wanted attributes of @plan, and where each value lies when no
- * size varies: a DIE of such a plan is then read without a look at the
- * others.  False when out of memory.
- */
-static bool die_reader__list_wanted(struct die_reader *r, struct die_reader_code *plan)
-{
-	uint32_t at = 0, *slot;
-	uint16_t i;
-
-	plan->first_wanted = r->wanted_specs.nr;
-	plan->nr_wanted = 0;
-	for (i = 0; i < plan->nr; i++) {
-		struct die_reader_spec *spec = &r->specs.data[plan->first + i];
-
-		spec->at = at;
-		if (spec->size != SIZE_VARIES)
-			at += spec->size;
-		if (!spec->wanted)
-			continue;
-		slot = darray__push(&r->wanted_specs);
-		if (!slot)
-			return false;
-		*slot = plan->first + i;
-		plan->nr_wanted++;
-	}
-	return true;
-}
-
-/*
- * libdw reads the DIE as it always does, and the plan is what
- * dwarf_getattrs() goes through: dwarf_getattrcnt() and
- * dwarf_getabbrevattr_data() miscount abbreviations with implicit
- * constants in elfutils 0.188.
- */
-static void die_reader__make_plan(struct die_reader *r, Dwarf_Die *die,
-				  struct die_reader_code *plan,
-				  int (*cb)(Dwarf_Attribute *attr, void *arg), void *arg)
-{
-	struct plan_recorder rec = { r, plan, cb, arg };
-
-	plan->first = r->specs.nr;
-	plan->sibling = NO_SIBLING;
-	plan->fixed = 0;
-	plan->has_children = dwarf_abbrevhaschildren(die->abbrev) != 0;
-	if (dwarf_getattrs(die, plan_recorder__attr, &rec, 0) != 1)
-		plan->state = PLAN_LIBDW;
-	else if (plan->state == PLAN_NONE)
-		plan->state = die_reader__list_wanted(r, plan) ? PLAN_READY : PLAN_LIBDW;
-}
-
 /* See die_reader_plan.h. */
 const struct die_reader_code *die_reader__plan(struct die_reader *r, Dwarf_Die *die,
-					       const unsigned char **attrs,
-					       int (*cb)(Dwarf_Attribute *attr, void *arg),
-					       void *arg, bool *done)
+					       const unsigned char **attrs)
 {
+	const struct die_reader_code *plan;
 	size_t code;
-	struct die_reader_code *plan;
 
-	if (die_reader__walked(r, die) && die->abbrev) {
+	if (die_reader__walked(r, die)) {
 		*attrs = r->walked_attrs;
 		plan = &r->codes.data[r->walked_code];
 	} else {
 		code = die_code(r, die, attrs);
-		plan = code ? die_reader__set_abbrev(r, die, code) : NULL;
+		plan = code ? die_reader__lookup(r, code) : NULL;
 	}
-
-	if (!plan)
-		return NULL;
-	if (plan->state == PLAN_NONE) {
-		die_reader__make_plan(r, die, plan, cb, arg);
-		*done = true;
-		return NULL;
-	}
-	return plan->state == PLAN_READY ? plan : NULL;
-}
-
-/*
- * The plan of @die for a walk that reads no value, made first if need be,
- * or NULL: the DIE is then left to libdw.
- */
-static const struct die_reader_code *die_reader__walk_plan(struct die_reader *r, Dwarf_Die *die,
-							   const unsigned char **attrs)
-{
-	const struct die_reader_code *plan;
-	bool done = false;
-
-	plan = die_reader__plan(r, die, attrs, NULL, NULL, &done);
-	if (done)
-		plan = die_reader__plan(r, die, attrs, NULL, NULL, &done);
-	return plan;
+	return plan && plan->state == PLAN_READY ? plan : NULL;
 }
 
 void die_reader__getattrs(struct die_reader *r, Dwarf_Die *die,
@@ -462,7 +301,7 @@ static enum skip_result die_reader__skip(struct die_reader *r, const unsigned ch
 	do {
 		Dwarf_Die die = { .addr = (void *)p, .cu = r->cu };
 		const unsigned char *attrs;
-		const struct die_reader_code *plan = die_reader__walk_plan(r, &die, &attrs);
+		const struct die_reader_code *plan = die_reader__plan(r, &die, &attrs);
 		bool sibling;
 
 		if (!plan || !die_reader__past_attrs(r, plan, p, &attrs, &sibling))
@@ -547,7 +386,7 @@ int die_reader__scan(struct die_reader *r, Dwarf_Die *cu_die,
 				return 0;
 			continue;
 		}
-		plan = die_reader__walk_plan(r, &die, &attrs);
+		plan = die_reader__plan(r, &die, &attrs);
 		if (!plan)
 			return 1;
 		if (plan->fixed != NO_FIXED) {
@@ -571,7 +410,7 @@ int die_reader__scan(struct die_reader *r, Dwarf_Die *cu_die,
 		if (plan->has_children) {
 			if (depth == DIE_READER_SCAN_DEPTH)
 				return 1;
-			tags[depth++] = dwarf_tag(&die);
+			tags[depth++] = plan->tag;
 		} else if (!depth) {
 			return 0; /* a unit without children */
 		}

@@ -8,11 +8,13 @@
  *
  * libdw finds each DIE's abbreviation in a hash taken under a read-write
  * lock, and dwarf_getattrs() decodes the abbreviation's attribute list for
- * every DIE.  A die_reader keeps, per abbreviation code of the CU, the
- * abbreviation and a plan of its attributes (name, form, the size of the
- * value where the form fixes it, an implicit constant's place in the
- * abbreviation), made the first time the code is met, and reads a DIE's
- * attributes, or walks past them and its children, by the plan.  Whatever
+ * every DIE.  A die_reader keeps, per abbreviation code of the CU, a plan of
+ * its attributes (name, form, the size of the value where the form fixes
+ * it, an implicit constant's place in the abbreviation), made from the
+ * unit's abbreviation table the first time the code is met
+ * (die_reader_abbrev.c), and reads a DIE's attributes, or walks past them
+ * and its children, by the plan.  The Dwarf_Die it hands out has no
+ * abbreviation set: a libdw call on it looks it up.  Whatever
  * is unusual (a form it does not size, a value past the unit, a sibling
  * that is not a 1 to 8-byte unit reference) is left to libdw, so that
  * corrupt DWARF meets libdw's checks as before.
@@ -51,6 +53,8 @@ struct die_reader_spec;
 struct die_reader {
 	/* .debug_info as libdw reads it, to check units against (NULL: unknown). */
 	const unsigned char *info, *info_end;
+	/* .debug_abbrev likewise, and where the unit's table is read next (NULL: libdw's). */
+	const unsigned char *abbrev, *abbrev_end, *abbrev_next;
 	Dwarf_CU *cu;
 	/* The unit in memory (its header first), NULL when unknown. */
 	const unsigned char *start, *end;
@@ -74,13 +78,15 @@ struct die_reader {
 };
 
 /*
- * Makes @r read units of the .debug_info at @info..@info_end, the bytes
- * libdw reads (dwarf_loader__debug_info(); NULL: every DIE is left to
- * libdw).  They are found once, before the workers start: libelf is not
- * called from here.
+ * Makes @r read units of the .debug_info at @info..@info_end, with the
+ * abbreviation tables of the .debug_abbrev at @abbrev..@abbrev_end, the
+ * bytes libdw reads (dwarf_loader__debug_info(), __debug_abbrev(); NULL:
+ * every DIE is left to libdw).  They are found once, before the workers
+ * start: libelf is not called from here.
  */
 void die_reader__init(struct die_reader *r, const unsigned char *info,
-		      const unsigned char *info_end);
+		      const unsigned char *info_end, const unsigned char *abbrev,
+		      const unsigned char *abbrev_end);
 
 /* Starts on the CU of @cu_die; @wanted says which DW_AT_* codes the callbacks get. */
 void die_reader__begin_cu(struct die_reader *r, Dwarf_Die *cu_die, bool big_endian,

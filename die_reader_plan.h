@@ -35,15 +35,20 @@ struct die_reader_spec {
 #define NO_SIBLING UINT16_MAX
 
 enum plan_state {
-	PLAN_NONE, /* not made yet */
+	PLAN_NONE, /* its entry not read yet */
 	PLAN_READY,
-	PLAN_LIBDW, /* left to dwarf_getattrs() */
+	PLAN_LIBDW, /* the DIEs of the code are left to libdw */
 };
+
+/*
+ * The codes a reader keeps a plan for: those of one or two ULEB128 bytes
+ * (a DIE whose code takes more is libdw's).
+ */
+#define DIE_READER_CODES 0x4000
 
 /* What the reader knows of an abbreviation code of the CU; all zero: nothing yet. */
 struct die_reader_code {
-	Dwarf_Abbrev *abbrev;
-	int tag; /* the abbreviation's, as dwarf_tag() says */
+	int tag; /* the abbreviation's, as dwarf_tag() says; -1: libdw is to say */
 	uint32_t first; /* its plan: nr attributes in specs from first */
 	uint16_t nr;
 	uint8_t state; /* enum plan_state */
@@ -73,15 +78,40 @@ static inline bool die_reader__spec_size(const struct die_reader *r,
 	return spec->size <= r->end - p;
 }
 
-/*
- * The plan for @die's code, where its attributes start in *@attrs, or
- * NULL: *@done tells whether the DIE was read (by @cb) while making the
- * plan, else it is left to libdw.
- */
+/* The plan for @die's code, where its attributes start in *@attrs, or NULL: libdw is to read it. */
 const struct die_reader_code *die_reader__plan(struct die_reader *r, Dwarf_Die *die,
-					       const unsigned char **attrs,
-					       int (*cb)(Dwarf_Attribute *attr, void *arg),
-					       void *arg, bool *done);
+					       const unsigned char **attrs);
+
+/* The entry of abbreviation code @code (below DIE_READER_CODES), or NULL (out of memory). */
+static inline struct die_reader_code *die_reader__code(struct die_reader *r, size_t code)
+{
+	struct die_reader_code *c;
+
+	if (code < r->codes.nr)
+		return &r->codes.data[code];
+	while (r->codes.nr <= code && (c = darray__push(&r->codes)))
+		*c = (struct die_reader_code){};
+	return code < r->codes.nr ? &r->codes.data[code] : NULL;
+}
+
+/* die_reader__lookup() the first time @code is met (die_reader_abbrev.c). */
+struct die_reader_code *die_reader__read_plan(struct die_reader *r, size_t code);
+
+/*
+ * The entry of code @code (below DIE_READER_CODES), its plan made from the
+ * unit's abbreviation table, read up to it the first time; NULL when out of
+ * memory.  A code not found, or not planned, is PLAN_LIBDW.  Inline: a
+ * lookup for each DIE.
+ */
+static inline struct die_reader_code *die_reader__lookup(struct die_reader *r, size_t code)
+{
+	if (code < r->codes.nr && r->codes.data[code].state != PLAN_NONE)
+		return &r->codes.data[code];
+	return die_reader__read_plan(r, code);
+}
+
+/* Starts reading the abbreviation table at @abbrev_off in .debug_abbrev for a new unit. */
+void die_reader__begin_abbrevs(struct die_reader *r, uint64_t abbrev_off);
 
 /*
  * The ready plan of the DIE the walk just met, where its attributes start
@@ -93,7 +123,7 @@ die_reader__walked_plan(const struct die_reader *r, Dwarf_Die *die, const unsign
 {
 	const struct die_reader_code *plan;
 
-	if (!die_reader__walked(r, die) || !die->abbrev)
+	if (!die_reader__walked(r, die))
 		return NULL;
 	plan = &r->codes.data[r->walked_code];
 	if (plan->state != PLAN_READY)
@@ -130,13 +160,12 @@ die_reader__read_planned(struct die_reader *r, Dwarf_Die *die,
 	const struct die_reader_spec *spec;
 	const struct die_reader_code *plan;
 	const unsigned char *p;
-	bool done = false;
 	uint64_t size;
 	uint16_t i;
 
-	plan = die_reader__walked_plan(r, die, &p) ?: die_reader__plan(r, die, &p, cb, arg, &done);
+	plan = die_reader__walked_plan(r, die, &p) ?: die_reader__plan(r, die, &p);
 	if (!plan)
-		return done;
+		return false;
 	if (plan->fixed != NO_FIXED) {
 		/* No size varies: straight to the wanted values. */
 		if (plan->fixed > (uint64_t)(r->end - p))

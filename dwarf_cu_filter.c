@@ -32,9 +32,11 @@ const char *dwarf_cu_filter__why_lang(const struct dwarf_cu_filter *filter, Dwar
 	if (filter->lang_include && *filter->lang_include &&
 	    !lang_listed(filter->lang_include, lang))
 		return "language not included";
+	/* The unit's name only when asked for: reading it is a lookup of libdw's, under a lock. */
+	if (!filter->name_exclude)
+		return NULL;
 	name = dwarf_diename(cu_die);
-	if (filter->name_exclude &&
-	    (!name || !strncmp(name, filter->name_exclude, strlen(filter->name_exclude))))
+	if (!name || !strncmp(name, filter->name_exclude, strlen(filter->name_exclude)))
 		return "name excluded";
 	return NULL;
 }

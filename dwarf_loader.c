@@ -325,6 +325,13 @@ void dwarf_loader__debug_info(const struct dwarf_loader *l, const unsigned char 
 	*end = l->debug_info_end;
 }
 
+void dwarf_loader__debug_abbrev(const struct dwarf_loader *l, const unsigned char **start,
+				const unsigned char **end)
+{
+	if (!l->dwarf || !dwarf_section(l->dwarf, "abbrev", start, end))
+		*start = *end = NULL;
+}
+
 void dwarf_loader__debug_strs(const struct dwarf_loader *l, const char **str, const char **str_end,
 			      const char **line_str, const char **line_str_end)
 {

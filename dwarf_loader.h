@@ -43,6 +43,9 @@ struct Elf *dwarf_loader__elf(const struct dwarf_loader *loader);
  */
 void dwarf_loader__debug_info(const struct dwarf_loader *loader, const unsigned char **start,
 			      const unsigned char **end);
+/* .debug_abbrev likewise, for die_reader's plans; NULLs when not there. */
+void dwarf_loader__debug_abbrev(const struct dwarf_loader *loader, const unsigned char **start,
+				const unsigned char **end);
 /* .debug_str and .debug_line_str likewise, for names; NULLs for one not there. */
 void dwarf_loader__debug_strs(const struct dwarf_loader *loader, const char **str,
 			      const char **str_end, const char **line_str,

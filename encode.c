@@ -123,6 +123,7 @@ static int encode_input__open(struct encode_input *ei, const char *path,
 	ei->in.symtab = ei->symtab;
 	encode_input__read_ehdr(ei);
 	dwarf_loader__debug_info(ei->loader, &ei->in.debug_info, &ei->in.debug_info_end);
+	dwarf_loader__debug_abbrev(ei->loader, &ei->in.debug_abbrev, &ei->in.debug_abbrev_end);
 	dwarf_loader__debug_strs(ei->loader, &ei->in.debug_str, &ei->in.debug_str_end,
 				 &ei->in.debug_line_str, &ei->in.debug_line_str_end);
 	dwarf_loader__debug_locs(ei->loader, &ei->in.debug_loc, &ei->in.debug_loc_end,

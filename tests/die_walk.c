@@ -132,7 +132,8 @@ static void walker__children(struct walker *w, Dwarf_Die *parent, unsigned int d
 		if (rl != 0)
 			return;
 		w->dies++;
-		if (dwarf_tag(&lib) != dwarf_tag(&ours)) {
+		/* The reader's tag is its own reading of the abbreviation (die_reader_abbrev.c). */
+		if (dwarf_tag(&lib) != die_reader__tag(&w->r, &ours)) {
 			differ(w, &lib, "the tag differs");
 			return;
 		}
@@ -202,7 +203,9 @@ static int walk_file(const char *file)
 			abbrev = elf_getdata(scn, NULL);
 	}
 	die_reader__init(&w.r, info ? info->d_buf : NULL,
-			 info ? (const unsigned char *)info->d_buf + info->d_size : NULL);
+			 info ? (const unsigned char *)info->d_buf + info->d_size : NULL,
+			 abbrev ? abbrev->d_buf : NULL,
+			 abbrev ? (const unsigned char *)abbrev->d_buf + abbrev->d_size : NULL);
 	while (!w.differs && dwarf_nextcu(dwarf, off, &next, &header_size, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu;
 
