@@ -330,7 +330,7 @@ static int btf_encoder__read_members(struct btf_encoder *e, Dwarf_Die *die, size
 		int tag = btf_encoder__tag(e, &child);
 
 		if (tag == DW_TAG_LLVM_annotation) {
-			err = btf_encoder__push_decl_tag(e, die__decl_tag_value(&child), -1);
+			err = btf_encoder__push_decl_tag(e, die__decl_tag_value(&child, tag), -1);
 			continue;
 		}
 		if (tag != DW_TAG_member) {
@@ -645,6 +645,7 @@ static void btf_encoder__set_strs(struct btf_encoder *e)
 					.abbrev_end = in->debug_abbrev_end,
 					.cu = e->cu.reader.end ? e->cu.reader.cu : NULL,
 					.offset_size = e->cu.reader.offset_size,
+					.addr_size = e->cu.reader.addr_size,
 					.big_endian = in->big_endian };
 }
 
@@ -868,11 +869,11 @@ static int btf_encoder__encode_children(struct btf_encoder *e, Dwarf_Die *parent
 static void btf_encoder__begin_unit(struct btf_encoder *e, Dwarf_Die *cu_die)
 {
 	e->cu.die = *cu_die;
-	e->cu.members_by_offset = dwarf_srclang(cu_die) == DW_LANG_Rust;
 	if (e->in->merged_cus)
 		btf_encoder__note_unit(e, cu_die);
 	die_ref_ctx__init(&e->cu.ref_ctx, cu_die, e->in->global_refs, &e->in->ref_space);
 	die_reader__begin_cu(&e->cu.reader, cu_die, e->in->big_endian, die_attrs__wanted);
+	e->cu.members_by_offset = die_reader__lang(&e->cu.reader, cu_die) == DW_LANG_Rust;
 	btf_encoder__set_strs(e);
 	btf_encoder__sig_begin_unit(e, cu_die);
 }

@@ -87,9 +87,9 @@ static int btf_encoder__collect_params(struct btf_encoder *e, Dwarf_Die *die, st
 	do {
 		struct cu_param *param;
 		struct die_attrs p;
-		int nr;
+		int nr, tag = btf_encoder__tag(e, &child);
 
-		switch (btf_encoder__tag(e, &child)) {
+		switch (tag) {
 		case DW_TAG_formal_parameter:
 			btf_encoder__attrs(e, &child, &p);
 			die_attrs__inherit(&p, false);
@@ -111,7 +111,7 @@ static int btf_encoder__collect_params(struct btf_encoder *e, Dwarf_Die *die, st
 			f->varargs = true;
 			break;
 		default:
-			err = btf_encoder__push_decl_tag(e, die__decl_tag_value(&child), -1);
+			err = btf_encoder__push_decl_tag(e, die__decl_tag_value(&child, tag), -1);
 			break;
 		}
 	} while (!err && btf_encoder__sibling(e, &child) == 0);
@@ -187,7 +187,7 @@ int btf_encoder__collect_func(struct btf_encoder *e, Dwarf_Die *die)
 	if ((a.name_ref & REF_DIE) && a.name_ref != REF_BAD)
 		f->name_off = a.name_ref & REF_OFF_MASK;
 	f->ret_type = ret_type;
-	btf_encoder__sig_collect_func(e, die, f);
+	btf_encoder__sig_collect_func(e, die, &a, f);
 	err = btf_encoder__collect_params(e, die, f);
 	/* gcc's tags of the function come after its parameters'. */
 	err = err ?: btf_encoder__push_gnu_decl_tags(e, &a, -1);

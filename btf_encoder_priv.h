@@ -439,7 +439,8 @@ int btf_encoder__resolve_cu(struct btf_encoder *e);
 /* Reads the unit's ABI facts, when true_signature is on. */
 void btf_encoder__sig_begin_unit(struct btf_encoder *e, Dwarf_Die *cu_die);
 /* Reads what the rules need of function @die into @f. */
-void btf_encoder__sig_collect_func(struct btf_encoder *e, Dwarf_Die *die, struct cu_func *f);
+void btf_encoder__sig_collect_func(struct btf_encoder *e, Dwarf_Die *die, const struct die_attrs *a,
+				   struct cu_func *f);
 /* Reads parameter @die, the last of e->cu.params, when true_signature is on. */
 int btf_encoder__sig_collect_param(struct btf_encoder *e, Dwarf_Die *die);
 /* Once the CU is resolved: passes the concrete parameters' facts on to their origins. */

@@ -50,7 +50,9 @@ void btf_encoder__sig_begin_unit(struct btf_encoder *e, Dwarf_Die *cu_die)
 
 	if (!sigs_on(e))
 		return;
-	producer = dwarf_attr(cu_die, DW_AT_producer, &attr) ? dwarf_formstring(&attr) : NULL;
+	producer = die_reader__unit_attr(&e->cu.reader, cu_die, DW_AT_producer, &attr) ?
+			   dwarf_formstring(&attr) :
+			   NULL;
 	e->cu.sig_abi = (struct sig_abi){
 		.regs = &e->in->param_regs,
 		.addr_size = e->cu.reader.addr_size,
@@ -59,17 +61,23 @@ void btf_encoder__sig_begin_unit(struct btf_encoder *e, Dwarf_Die *cu_die)
 	};
 }
 
-void btf_encoder__sig_collect_func(struct btf_encoder *e, Dwarf_Die *die, struct cu_func *f)
+void btf_encoder__sig_collect_func(struct btf_encoder *e, Dwarf_Die *die, const struct die_attrs *a,
+				   struct cu_func *f)
 {
 	Dwarf_Addr addr;
 
 	if (!sigs_on(e))
 		return;
-	pthread_mutex_t *lock = unit_locks__of(e->in->unit_locks, die->cu);
+	/* Without DW_AT_low_pc (nor DW_AT_ranges), dwarf_lowpc() finds none. */
+	if (a->has_low_pc_addr || !a->has_low_pc) {
+		f->addr = a->low_pc;
+	} else {
+		pthread_mutex_t *lock = unit_locks__of(e->in->unit_locks, die->cu);
 
-	pthread_mutex_lock(lock);
-	f->addr = dwarf_lowpc(die, &addr) == 0 ? addr : 0;
-	pthread_mutex_unlock(lock);
+		pthread_mutex_lock(lock);
+		f->addr = dwarf_lowpc(die, &addr) == 0 ? addr : 0;
+		pthread_mutex_unlock(lock);
+	}
 	f->clang = e->cu.sig_abi.clang;
 	f->changed = f->clang && sig_func__changed(die, dwarf_hasattr(die, DW_AT_abstract_origin),
 						   &e->cu.ref_ctx);

@@ -88,7 +88,8 @@ int btf_encoder__collect_decl_tags(struct btf_encoder *e, Dwarf_Die *die, int co
 	if (!btf_encoder__has(e, BTF_FEAT_DECL_TAG) || btf_encoder__child(e, die, &child) != 0)
 		return 0;
 	do {
-		err = btf_encoder__push_decl_tag(e, die__decl_tag_value(&child), component);
+		err = btf_encoder__push_decl_tag(
+			e, die__decl_tag_value(&child, btf_encoder__tag(e, &child)), component);
 	} while (!err && btf_encoder__sibling(e, &child) == 0);
 	return err;
 }

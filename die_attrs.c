@@ -300,7 +300,18 @@ static void read_origin(struct die_attrs *a, Dwarf_Attribute *attr)
 
 static void read_low_pc(struct die_attrs *a, Dwarf_Attribute *attr)
 {
-	(void)attr;
+	const struct die_strs *s = a->strs;
+
+	/*
+	 * dwarf_lowpc() reads the first DW_AT_low_pc with dwarf_formaddr(),
+	 * which reads a DW_FORM_addr's address-size bytes (libdw itself
+	 * relocates nothing; a module's are relocated in memory by libdwfl).
+	 */
+	if (attr->code == DW_AT_low_pc && !a->has_low_pc && attr->form == DW_FORM_addr && s &&
+	    attr->cu == s->cu && (s->addr_size == 4 || s->addr_size == 8)) {
+		a->low_pc = die_reader__fixed(attr->valp, s->addr_size, s->big_endian);
+		a->has_low_pc_addr = true;
+	}
 	a->has_low_pc = true;
 }
 
@@ -403,12 +414,12 @@ void die_attrs__inherit(struct die_attrs *a, bool origin_type)
 	}
 }
 
-const char *die__decl_tag_value(Dwarf_Die *die)
+const char *die__decl_tag_value(Dwarf_Die *die, int tag)
 {
 	Dwarf_Attribute attr;
 	const char *name;
 
-	if (dwarf_tag(die) != DW_TAG_LLVM_annotation && dwarf_tag(die) != DW_TAG_GNU_annotation)
+	if (tag != DW_TAG_LLVM_annotation && tag != DW_TAG_GNU_annotation)
 		return NULL;
 	name = dwarf_diename(die);
 	if (!name || strcmp(name, "btf_decl_tag"))

@@ -115,24 +115,62 @@ static void die_reader__abbrev(struct die_reader *r, Dwarf_Die *die)
 	}
 }
 
-int die_reader__child(struct die_reader *r, Dwarf_Die *die, Dwarf_Die *child)
+/*
+ * The first child of a DIE whose attributes end at @end, as dwarf_child()
+ * finds it: 1 when it has none.
+ */
+static int die_reader__first_child(struct die_reader *r, const unsigned char *end,
+				   bool has_children, Dwarf_Die *child)
 {
 	const unsigned char *p;
+
+	if (!has_children)
+		return 1;
+	/* A null entry first, even spelt with 0x80 bytes, is no child (dwarf_child()). */
+	for (p = end; p < r->end && *p == 0x80; p++)
+		;
+	if (p >= r->end || !*p)
+		return 1;
+	*child = (Dwarf_Die){ .addr = (void *)end, .cu = r->cu };
+	die_reader__abbrev(r, child);
+	return 0;
+}
+
+/* Where the attributes of a DIE of @plan, which start at @p, end; false if past the unit. */
+static bool die_reader__attrs_end(const struct die_reader *r, const struct die_reader_code *plan,
+				  const unsigned char *p, const unsigned char **end)
+{
+	uint64_t size;
+	uint16_t i;
+
+	if (plan->fixed != NO_FIXED) {
+		if (plan->fixed > (uint64_t)(r->end - p))
+			return false;
+		*end = p + plan->fixed;
+		return true;
+	}
+	for (i = 0; i < plan->nr; i++) {
+		if (!die_reader__spec_size(r, &r->specs.data[plan->first + i], p, &size))
+			return false;
+		p += size;
+	}
+	*end = p;
+	return true;
+}
+
+int die_reader__child(struct die_reader *r, Dwarf_Die *die, Dwarf_Die *child)
+{
+	const struct die_reader_code *plan;
+	const unsigned char *attrs;
 	int rc;
 
 	/* The DIE whose attributes were just read: its children follow them. */
-	if (die->addr == r->last_die && die->cu == r->cu) {
-		if (!r->last_has_children)
-			return 1;
-		/* A null entry first, even spelt with 0x80 bytes, is no child (dwarf_child()). */
-		for (p = r->last_end; p < r->end && *p == 0x80; p++)
-			;
-		if (p >= r->end || !*p)
-			return 1;
-		*child = (Dwarf_Die){ .addr = (void *)r->last_end, .cu = r->cu };
-		die_reader__abbrev(r, child);
-		return 0;
-	}
+	if (die->addr == r->last_die && die->cu == r->cu)
+		return die_reader__first_child(r, r->last_end, r->last_has_children, child);
+	/* Else past its attributes by its plan (a unit's DIE, whose are not read so). */
+	plan = die_reader__plan(r, die, &attrs);
+	if (plan && die_reader__attrs_end(r, plan, attrs, &attrs))
+		return die_reader__first_child(r, attrs, plan->has_children, child);
 	rc = dwarf_child(die, child);
 	if (rc == 0)
 		die_reader__abbrev(r, child);
@@ -374,7 +412,6 @@ int die_reader__scan(struct die_reader *r, Dwarf_Die *cu_die,
 		Dwarf_Die die = { .addr = (void *)p, .cu = r->cu };
 		const struct die_reader_code *plan;
 		const unsigned char *attrs;
-		uint16_t i;
 		int err;
 
 		if (!*p) {
@@ -387,21 +424,8 @@ int die_reader__scan(struct die_reader *r, Dwarf_Die *cu_die,
 			continue;
 		}
 		plan = die_reader__plan(r, &die, &attrs);
-		if (!plan)
+		if (!plan || !die_reader__attrs_end(r, plan, attrs, &attrs))
 			return 1;
-		if (plan->fixed != NO_FIXED) {
-			if (plan->fixed > (uint64_t)(r->end - attrs))
-				return 1;
-			attrs += plan->fixed;
-		}
-		for (i = 0; plan->fixed == NO_FIXED && i < plan->nr; i++) {
-			uint64_t size;
-
-			if (!die_reader__spec_size(r, &r->specs.data[plan->first + i], attrs,
-						   &size))
-				return 1;
-			attrs += size;
-		}
 		if (depth) {
 			err = fn(ctx, &die, tags[depth - 1]);
 			if (err)

@@ -53,8 +53,11 @@ struct die_reader_spec;
 struct die_reader {
 	/* .debug_info as libdw reads it, to check units against (NULL: unknown). */
 	const unsigned char *info, *info_end;
-	/* .debug_abbrev likewise, and where the unit's table is read next (NULL: libdw's). */
-	const unsigned char *abbrev, *abbrev_end, *abbrev_next;
+	/*
+	 * .debug_abbrev likewise, the unit's table, and where it is read next
+	 * (NULL: libdw's).
+	 */
+	const unsigned char *abbrev, *abbrev_end, *abbrev_table, *abbrev_next;
 	Dwarf_CU *cu;
 	/* The unit in memory (its header first), NULL when unknown. */
 	const unsigned char *start, *end;
@@ -93,7 +96,20 @@ void die_reader__begin_cu(struct die_reader *r, Dwarf_Die *cu_die, bool big_endi
 			  bool (*wanted)(unsigned int at));
 void die_reader__free(struct die_reader *r);
 
-/* dwarf_child() and dwarf_siblingof(), with the abbreviation of the DIE found set. */
+/*
+ * dwarf_srclang(@cu_die), @cu_die the DIE of the unit die_reader__begin_cu()
+ * started on: read from the bytes (dwarf_cu_lang.h), else libdw's.
+ */
+int die_reader__lang(const struct die_reader *r, Dwarf_Die *cu_die);
+
+/*
+ * dwarf_attr(@cu_die, @at, @attr) likewise: the unit DIE's attribute found
+ * from the bytes, else by libdw; NULL when it has none.
+ */
+Dwarf_Attribute *die_reader__unit_attr(const struct die_reader *r, Dwarf_Die *cu_die,
+				       unsigned int at, Dwarf_Attribute *attr);
+
+/* dwarf_child() and dwarf_siblingof(): die_reader__tag() knows the DIE found. */
 int die_reader__child(struct die_reader *r, Dwarf_Die *die, Dwarf_Die *child);
 int die_reader__sibling(struct die_reader *r, Dwarf_Die *die);
 

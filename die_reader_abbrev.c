@@ -16,6 +16,7 @@
 
 #include "die_reader.h"
 #include "die_reader_plan.h"
+#include "dwarf_cu_lang.h"
 #include "lib/dwarf_form.h"
 #include "lib/leb128.h"
 
@@ -161,4 +162,50 @@ void die_reader__begin_abbrevs(struct die_reader *r, uint64_t abbrev_off)
 	r->abbrev_next = r->abbrev && abbrev_off < (uint64_t)(r->abbrev_end - r->abbrev) ?
 				 r->abbrev + abbrev_off :
 				 NULL;
+	r->abbrev_table = r->abbrev_next;
+}
+
+/* The bytes of the unit r began on, whose DIE is @cu_die; false when they are libdw's. */
+static bool die_reader__unit_bytes(const struct die_reader *r, Dwarf_Die *cu_die,
+				   struct dwarf_cu_bytes *u)
+{
+	*u = (struct dwarf_cu_bytes){
+		.die = cu_die->addr,
+		.end = r->end,
+		.abbrev = r->abbrev_table,
+		.abbrev_end = r->abbrev_end,
+		.addr_size = r->addr_size,
+		.offset_size = r->offset_size,
+		.version = r->version,
+		.big_endian = r->big_endian,
+	};
+	return r->end && r->abbrev_table && cu_die->cu == r->cu;
+}
+
+int die_reader__lang(const struct die_reader *r, Dwarf_Die *cu_die)
+{
+	struct dwarf_cu_bytes u;
+	int lang;
+
+	if (die_reader__unit_bytes(r, cu_die, &u) && dwarf_cu__lang(&u, &lang))
+		return lang;
+	return dwarf_srclang(cu_die);
+}
+
+Dwarf_Attribute *die_reader__unit_attr(const struct die_reader *r, Dwarf_Die *cu_die,
+				       unsigned int at, Dwarf_Attribute *attr)
+{
+	const unsigned char *valp;
+	struct dwarf_cu_bytes u;
+	unsigned int form;
+
+	if (!die_reader__unit_bytes(r, cu_die, &u) || !dwarf_cu__attr(&u, at, &form, &valp))
+		return dwarf_attr(cu_die, at, attr);
+	*attr = (Dwarf_Attribute){
+		.code = at,
+		.form = form,
+		.valp = (unsigned char *)valp,
+		.cu = cu_die->cu,
+	};
+	return attr;
 }

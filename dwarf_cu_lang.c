@@ -12,7 +12,7 @@
 #include <dwarf.h>
 
 #include "die_reader.h"
-#include "dwarf_loader_priv.h"
+#include "dwarf_cu_lang.h"
 #include "lib/dwarf_form.h"
 #include "lib/leb128.h"
 
@@ -48,9 +48,9 @@ static bool skip_value(const struct dwarf_cu_bytes *u, unsigned int form, const 
 	}
 }
 
-/* The constant of @form at @p (..@end), or of the abbreviation's @implicit, as dwarf_formudata() reads it. */
+/* The constant of @form at @p (..@end) as dwarf_formudata() reads it. */
 static bool read_constant(const struct dwarf_cu_bytes *u, unsigned int form, const unsigned char *p,
-			  const unsigned char *end, int64_t implicit, uint64_t *v)
+			  const unsigned char *end, uint64_t *v)
 {
 	switch (form) {
 	case DW_FORM_data1:
@@ -68,20 +68,18 @@ static bool read_constant(const struct dwarf_cu_bytes *u, unsigned int form, con
 	case DW_FORM_udata:
 		return leb128__read(&p, end, v, false);
 	case DW_FORM_sdata:
-		return leb128__read(&p, end, v, true);
 	case DW_FORM_implicit_const:
-		*v = implicit;
-		return true;
+		return leb128__read(&p, end, v, true);
 	default:
 		return false;
 	}
 }
 
-bool dwarf_cu__lang(const struct dwarf_cu_bytes *u, int *lang)
+bool dwarf_cu__attr(const struct dwarf_cu_bytes *u, unsigned int at, unsigned int *form,
+		    const unsigned char **valp)
 {
-	const unsigned char *p = u->die, *a = u->abbrev;
-	uint64_t code, c, tag, name, form, v;
-	int64_t implicit = 0;
+	const unsigned char *p = u->die, *a = u->abbrev, *implicit;
+	uint64_t code, c, tag, name, f, v;
 
 	if (!leb128__read(&p, u->end, &code, false) || !code)
 		return false;
@@ -94,27 +92,41 @@ bool dwarf_cu__lang(const struct dwarf_cu_bytes *u, int *lang)
 			break;
 		do {
 			if (!leb128__read(&a, u->abbrev_end, &name, false) ||
-			    !leb128__read(&a, u->abbrev_end, &form, false) ||
-			    (form == DW_FORM_implicit_const &&
+			    !leb128__read(&a, u->abbrev_end, &f, false) ||
+			    (f == DW_FORM_implicit_const &&
 			     !leb128__read(&a, u->abbrev_end, &v, true)))
 				return false;
-		} while (name || form);
+		} while (name || f);
 	}
 	for (;;) {
 		if (!leb128__read(&a, u->abbrev_end, &name, false) ||
-		    !leb128__read(&a, u->abbrev_end, &form, false) || (!name && !form))
+		    !leb128__read(&a, u->abbrev_end, &f, false) || (!name && !f))
 			return false;
-		if (form == DW_FORM_implicit_const &&
-		    !leb128__read(&a, u->abbrev_end, (uint64_t *)&implicit, true))
+		implicit = a;
+		if (f == DW_FORM_implicit_const && !leb128__read(&a, u->abbrev_end, &v, true))
 			return false;
-		if (name == DW_AT_language) {
-			/* dwarf_srclang() takes what dwarf_formudata() reads, as an int. */
-			if (!read_constant(u, form, p, u->end, implicit, &v))
-				return false;
-			*lang = (int)v;
+		if (name == at) {
+			*form = f;
+			/* libdw's attribute points at an implicit constant's value in the abbreviation. */
+			*valp = f == DW_FORM_implicit_const ? implicit : p;
 			return true;
 		}
-		if (!skip_value(u, form, &p, u->end))
+		if (!skip_value(u, f, &p, u->end))
 			return false;
 	}
+}
+
+bool dwarf_cu__lang(const struct dwarf_cu_bytes *u, int *lang)
+{
+	const unsigned char *valp;
+	unsigned int form;
+	uint64_t v;
+
+	if (!dwarf_cu__attr(u, DW_AT_language, &form, &valp) ||
+	    !read_constant(u, form, valp, form == DW_FORM_implicit_const ? u->abbrev_end : u->end,
+			   &v))
+		return false;
+	/* dwarf_srclang() takes what dwarf_formudata() reads, as an int. */
+	*lang = (int)v;
+	return true;
 }

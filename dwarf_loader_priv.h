@@ -16,6 +16,7 @@
 #include <libelf.h>
 
 #include "dwarf_alt.h"
+#include "dwarf_cu_lang.h"
 #include "lib/darray.h"
 #include "dwarf_loader.h"
 #include "elf_image.h"
@@ -59,22 +60,6 @@ struct abbrev_scan {
 	bool running;
 	pthread_t thread;
 };
-
-/* A unit DIE and its abbreviation table, as the scan finds them, to read its language. */
-struct dwarf_cu_bytes {
-	const unsigned char *die, *end; /* the unit DIE, and where the unit ends */
-	const unsigned char *abbrev, *abbrev_end; /* its table, and where .debug_abbrev ends */
-	uint8_t addr_size, offset_size;
-	uint16_t version;
-	bool big_endian;
-};
-
-/*
- * Reads @u's DW_AT_language into *@lang as dwarf_srclang() would, from the
- * bytes (dwarf_cu_lang.c); false when something is unusual: libdw is then
- * to say.
- */
-bool dwarf_cu__lang(const struct dwarf_cu_bytes *u, int *lang);
 
 /*
  * The size of .debug_abbrev from which the units are read in a thread of
