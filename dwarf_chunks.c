@@ -24,6 +24,7 @@ struct chunk_time {
 	uint32_t index, nr_units;
 	uint64_t bytes;
 	double cpu; /* the worker's, taking the chunk and encoding it */
+	double wall; /* the same span's wall time: with other workers, what they cost it too */
 };
 
 /* The CU queue shared by the workers. */
@@ -266,27 +267,40 @@ static void cu_queue__fail(struct cu_queue *q, int err)
 	pthread_mutex_unlock(&q->lock);
 }
 
-static double thread_cpu(void)
+/* A worker's CPU and the wall clock, at one moment. */
+struct chunk_clock {
+	double cpu, wall;
+};
+
+static double clock_seconds(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	clock_gettime(id, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* With -V, the CPU @chunk took since @start; only -V's lines miss it when out of memory. */
-static void cu_queue__note(struct cu_queue *q, const struct dwarf_chunk *chunk, double start)
+static struct chunk_clock chunk_clock__now(void)
 {
+	return (struct chunk_clock){ clock_seconds(CLOCK_THREAD_CPUTIME_ID),
+				     clock_seconds(CLOCK_MONOTONIC) };
+}
+
+/* With -V, what @chunk took since @start; only -V's lines miss it when out of memory. */
+static void cu_queue__note(struct cu_queue *q, const struct dwarf_chunk *chunk,
+			   struct chunk_clock start)
+{
+	struct chunk_clock now;
 	struct chunk_time *t;
-	double cpu;
 
 	if (!q->verbose)
 		return;
-	cpu = thread_cpu() - start;
+	now = chunk_clock__now();
 	pthread_mutex_lock(&q->lock);
 	t = darray__push(&q->times);
 	if (t)
-		*t = (struct chunk_time){ chunk->index, chunk->nr, chunk->end - chunk->start, cpu };
+		*t = (struct chunk_time){ chunk->index, chunk->nr, chunk->end - chunk->start,
+					  now.cpu - start.cpu, now.wall - start.wall };
 	pthread_mutex_unlock(&q->lock);
 }
 
@@ -297,7 +311,7 @@ static int chunk_time__cmp(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* -V: one line per chunk, in .debug_info order, the same at every -j but for the CPU. */
+/* -V: one line per chunk, in .debug_info order, the same at every -j but for the times. */
 static void cu_queue__print_times(struct cu_queue *q)
 {
 	size_t i;
@@ -307,8 +321,8 @@ static void cu_queue__print_times(struct cu_queue *q)
 	for (i = 0; i < q->times.nr; i++) {
 		const struct chunk_time *t = &q->times.data[i];
 
-		fprintf(stderr, "pahole: chunk %u: %u units, %llu bytes, %.4f s CPU\n", t->index,
-			t->nr_units, (unsigned long long)t->bytes, t->cpu);
+		fprintf(stderr, "pahole: chunk %u: %u units, %llu bytes, %.4f s CPU, %.4f s wall\n",
+			t->index, t->nr_units, (unsigned long long)t->bytes, t->cpu, t->wall);
 	}
 }
 
@@ -316,7 +330,7 @@ static void *worker__run(void *arg)
 {
 	struct worker *w = arg;
 	struct dwarf_chunk *chunk = calloc(1, sizeof(*chunk));
-	double start = thread_cpu();
+	struct chunk_clock start = chunk_clock__now();
 
 	if (!chunk) {
 		cu_queue__fail(w->queue, -ENOMEM);
@@ -334,7 +348,7 @@ static void *worker__run(void *arg)
 			break;
 		}
 		cu_queue__note(w->queue, chunk, start);
-		start = thread_cpu();
+		start = chunk_clock__now();
 	}
 	free(chunk->cu_die);
 	free(chunk->cu_index);

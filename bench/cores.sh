@@ -4,9 +4,12 @@
 #
 #   bench/cores.sh [VMLINUX]     default: the corpus's 6.1 vmlinux
 #
-# A -V run prints the CPU its worker spent on each chunk ("pahole: chunk N:
-# ... X s CPU") and the time of every phase.  From the medians of RECORD
-# such runs at -j1 (default 3) the wall at N workers is modelled as
+# A -V run prints the time its worker spent on each chunk, from the end of
+# the one before ("pahole: chunk N: ... X s CPU, Y s wall"), and the time of
+# every phase.  The model takes the chunks' walls: beside another worker a
+# chunk waits too (for the queue's lock, for a core the host gives to
+# something else), which its thread's CPU does not count.  From the medians
+# of RECORD such runs at -j1 (default 3) the wall at N workers is modelled as
 #   reading the symbols and units + the rest of the process (start, libdw's
 #   open, the ends: the -V wall less the timed phases and -V's own listing)
 #   + N times what a worker costs to start (the -j64 wall less the -j1 wall
@@ -19,7 +22,7 @@
 #     in v1.32 mode, which N threads share ("choosing X s on 1 threads").
 # The chunks are the same at every -j; what differs is what workers cost one
 # another (memory bandwidth, caches, a core's other thread): so each chunk's
-# CPU is also recorded in RECORD -V runs at -j2, and the model takes those
+# wall is also recorded in RECORD -V runs at -j2, and the model takes those
 # for two workers and more (the -j1 ones for one).  It is checked against
 # the medians of RUNS (default 5) measured runs at -j1 and -j2, taken in
 # turn with the -V runs, and the script fails when either is more than 10%
@@ -78,7 +81,7 @@ record_j1()
 	# shellcheck disable=SC2086
 	timed "$tmp/vwall" "$ours" $opts -V -j1 --btf_encode_detached="$tmp/out.btf" "$vmlinux"
 	awk -v run="$i" '
-	/^pahole: chunk [0-9]+: .* s CPU$/ { sub(":", "", $3); print "chunk", $3, $(NF - 2); next }
+	/^pahole: chunk [0-9]+: .* s wall$/ { sub(":", "", $3); print "chunk", $3, $(NF - 2); next }
 	/^pahole: reading the ELF symbols and DWARF units: / { print "phase read", $(NF - 1); next }
 	/^pahole: encoding the CUs with / { print "phase encode", $(NF - 1); next }
 	/^btf_encoder: merge / {
@@ -106,14 +109,14 @@ record_j1()
 	}' >> "$tmp/record"
 }
 
-# record_j2 I: the chunks' CPU when two workers share the machine ("chunk2 N CPU"), the I-th run.
+# record_j2 I: the chunks' walls when two workers share the machine ("chunk2 N WALL"), the I-th run.
 record_j2()
 {
 	local i=$1
 
 	# shellcheck disable=SC2086
 	timed "$tmp/vwall2" "$ours" $opts -V -j2 --btf_encode_detached="$tmp/out.btf" "$vmlinux"
-	awk -v run="$i" '/^pahole: chunk [0-9]+: .* s CPU$/ {
+	awk -v run="$i" '/^pahole: chunk [0-9]+: .* s wall$/ {
 		sub(":", "", $3); print run, "chunk2", $3, $(NF - 2) }' "$tmp/err" >> "$tmp/record"
 }
 
@@ -173,7 +176,7 @@ grep -q '^chunk ' "$tmp/medians" && grep -q '^chunk2 ' "$tmp/medians" ||
 	{ echo "cores: $ours -V printed no chunk times" >&2; exit 1; }
 get() { awk -v k="$1" -v n="$2" '$1 == k && $2 == n { print $3; f = 1 } END { if (!f) print 0 }' "$tmp/medians"; }
 
-# 3. The model, from the medians.
+# 3. The model: each record run's, and their median.
 read -r other_t read_t encode_t outside_t merge_t funcs_t choose_t dedup_t close_t write_t list_t vwall <<< \
 	"$(get phase other) $(get phase read) $(get phase encode) $(get phase outside) $(get phase merge) $(get phase funcs) \
 	 $(get phase choose) $(get phase dedup) $(get phase close) $(get phase write) $(get phase list) $(get wall total)"
@@ -185,36 +188,55 @@ awk -v read_t="$read_t" -v encode_t="$encode_t" -v merge_t="$merge_t" -v funcs_t
 	-v other="$other_t" -v outside="$outside_t" -v dedup_t="$dedup_t" -v close_t="$close_t" -v write_t="$write_t" -v list_t="$list_t" \
 	-v vwall="$vwall" -v start_cost="$start_cost" -v j1="$j1" -v j2="$j2" -v cpu1="$cpu1" \
 	-v file="$vmlinux" '
-$1 == 1 { c[++n] = $2; sum += $2; if ($2 > big) big = $2 }
-$1 == 2 { c2[++n2] = $2; sum2 += $2 }
-function makespan(N,   free, i, w, best, span, cost) {
+# The medians, for the lines that say what the model is made of.
+FILENAME == chunks && $1 == 1 { n++; sum += $2; if ($2 > big) big = $2 }
+FILENAME == chunks && $1 == 2 { sum2 += $2 }
+# Each record run, for its own model.
+FILENAME != chunks && $2 == "phase" { ph[$1, $3] = $4; runs[$1] = 1 }
+FILENAME != chunks && $2 == "chunk" { c[$1, $3] = $4; if ($3 + 1 > nc) nc = $3 + 1 }
+FILENAME != chunks && $2 == "chunk2" { c2[$1, $3] = $4 }
+# The chunks of run r scheduled on N workers in index order, each to the first free.
+function makespan(r, N,   free, i, w, best, span, cost) {
 	for (w = 1; w <= N; w++) free[w] = 0
-	for (i = 1; i <= n; i++) {
+	for (i = 0; i < nc; i++) {
 		best = 1
 		for (w = 2; w <= N; w++) if (free[w] < free[best]) best = w
 		# Two workers and more: the chunk as it ran beside another.
-		cost = N > 1 && i <= n2 ? c2[i] : c[i]
+		cost = N > 1 && ((r, i) in c2) ? c2[r, i] : c[r, i]
 		free[best] += cost
 	}
 	span = 0
 	for (w = 1; w <= N; w++) if (free[w] > span) span = free[w]
 	return span
 }
+# The wall of run r at N workers: the choosing of the FUNCs runs on as many threads as there are workers.
+function run_model(r, N,   fixed) {
+	fixed = ph[r, "read"] + ph[r, "other"] + ph[r, "outside"] - ph[r, "choose"]
+	fixed += ph[r, "merge"] + ph[r, "funcs"] + ph[r, "dedup"] + ph[r, "close"] + ph[r, "write"]
+	return fixed + N * start_cost + makespan(r, N) + ph[r, "choose"] / N
+}
+# The median of the models of the runs: a sum of medians (a chunk, a phase now
+# and then slow, each in another run) falls below the median of the sums.
+function model(N,   r, k, i, j, v, t) {
+	k = 0
+	for (r in runs) v[++k] = run_model(r, N)
+	for (i = 2; i <= k; i++)
+		for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+	return v[int((k + 1) / 2)]
+}
 END {
 	serial = merge_t + funcs_t + dedup_t + close_t + write_t
-	# The choosing of the FUNCs runs on as many threads as there are workers.
-	fixed = read_t + other + outside + serial - choose_t
 	printf "cores: %s\n", file
-	printf "  %d chunks: %.3f s of CPU, the largest %.3f s (%.3f s beside another worker); " \
+	printf "  %d chunks: %.3f s, the largest %.3f s (%.3f s beside another worker); " \
 		"serial phases %.3f s (merge %.3f, " \
 		"functions and variables %.3f of which choosing %.3f on N threads, dedup %.3f, " \
 		"closing %.3f, writing %.3f)\n", n, sum, big, sum2, serial, merge_t, funcs_t, choose_t,
 		dedup_t, close_t, write_t
 	printf "  fixed: reading %.3f s, the rest of the process %.3f s, encoding outside the " \
-		"chunks %.3f s; a worker to start %.5f s\n", read_t, other, outside, start_cost
+		"chunks %.3f s; a worker to start %.5f s (medians)\n", read_t, other, outside, start_cost
 	printf "\n  %7s %18s %14s\n", "workers", "modelled wall (s)", "/ ours -j1"
 	for (N = 1; N <= 64; N *= 2) {
-		m[N] = fixed + N * start_cost + makespan(N) + choose_t / N
+		m[N] = model(N)
 		printf "  %7d %18.3f %14.3f\n", N, m[N], m[N] / j1
 	}
 	e1 = (m[1] - j1) / j1 * 100; e2 = (m[2] - j2) / j2 * 100
@@ -227,7 +249,7 @@ END {
 	print ok ? "  the model is within 10% at -j1 and -j2" : \
 		"  FAIL: the model is more than 10% off at -j1 or -j2"
 	exit !ok
-}' "$tmp/chunks" > "$tmp/model" && model_ok=1 || model_ok=0
+}' chunks="$tmp/chunks" "$tmp/chunks" "$tmp/record" > "$tmp/model" && model_ok=1 || model_ok=0
 cat "$tmp/model"
 
 echo
