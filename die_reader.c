@@ -137,8 +137,9 @@ static int die_reader__first_child(struct die_reader *r, const unsigned char *en
 }
 
 /* Where the attributes of a DIE of @plan, which start at @p, end; false if past the unit. */
-static bool die_reader__attrs_end(const struct die_reader *r, const struct die_reader_code *plan,
-				  const unsigned char *p, const unsigned char **end)
+static inline bool die_reader__attrs_end(const struct die_reader *r,
+					 const struct die_reader_code *plan, const unsigned char *p,
+					 const unsigned char **end)
 {
 	uint64_t size;
 	uint16_t i;
@@ -230,13 +231,10 @@ const struct die_reader_code *die_reader__plan(struct die_reader *r, Dwarf_Die *
 	const struct die_reader_code *plan;
 	size_t code;
 
-	if (die_reader__walked(r, die)) {
-		*attrs = r->walked_attrs;
-		plan = &r->codes.data[r->walked_code];
-	} else {
-		code = die_code(r, die, attrs);
-		plan = code ? die_reader__lookup(r, code) : NULL;
-	}
+	if (die_reader__walked(r, die))
+		return die_reader__walked_plan(r, die, attrs);
+	code = die_code(r, die, attrs);
+	plan = code ? die_reader__lookup(r, code) : NULL;
 	return plan && plan->state == PLAN_READY ? plan : NULL;
 }
 
@@ -294,33 +292,25 @@ static bool die_reader__past_attrs(const struct die_reader *r, const struct die_
 				   bool *sibling)
 {
 	const unsigned char *p = *attrs;
-	uint16_t i, nr = plan->sibling == NO_SIBLING ? plan->nr : plan->sibling;
+	const struct die_reader_spec *spec;
 	uint64_t size, off;
+	uint16_t i;
 
 	*sibling = false;
-	if (plan->sibling == NO_SIBLING && plan->fixed != NO_FIXED) {
-		if (plan->fixed > (uint64_t)(r->end - p))
-			return false;
-		*attrs = p + plan->fixed;
-		return true;
-	}
-	for (i = 0; i < nr; i++) {
+	if (plan->sibling == NO_SIBLING)
+		return die_reader__attrs_end(r, plan, p, attrs);
+	for (i = 0; i < plan->sibling; i++) {
 		if (!die_reader__spec_size(r, &r->specs.data[plan->first + i], p, &size))
 			return false;
 		p += size;
 	}
-	if (plan->sibling != NO_SIBLING) {
-		const struct die_reader_spec *spec = &r->specs.data[plan->first + nr];
-
-		/* It must point past this DIE, and inside the unit. */
-		if (!die_reader__spec_size(r, spec, p, &size) ||
-		    !sibling_ref(r, spec->form, p, &off) || off >= (uint64_t)(r->end - r->start) ||
-		    off <= (uint64_t)(die - r->start))
-			return false;
-		p = r->start + off;
-		*sibling = true;
-	}
-	*attrs = p;
+	spec = &r->specs.data[plan->first + plan->sibling];
+	/* It must point past this DIE, and inside the unit. */
+	if (!die_reader__spec_size(r, spec, p, &size) || !sibling_ref(r, spec->form, p, &off) ||
+	    off >= (uint64_t)(r->end - r->start) || off <= (uint64_t)(die - r->start))
+		return false;
+	*attrs = r->start + off;
+	*sibling = true;
 	return true;
 }
 

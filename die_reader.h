@@ -25,9 +25,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 
 #include "lib/darray.h"
+#include "lib/leb128.h"
 
 /* The @size-byte unsigned value at @p, in the file's byte order. */
 static inline uint64_t die_reader__fixed(const unsigned char *p, unsigned int size, bool big_endian)
@@ -47,17 +49,52 @@ static inline uint64_t die_reader__fixed(const unsigned char *p, unsigned int si
 	return val;
 }
 
+/*
+ * The constant of @form at @p, which runs to @end at most, as libdw 0.188's
+ * dwarf_formudata() reads it: a data1 to data8 in the file's byte order, a
+ * ULEB128 (udata), an SLEB128 (sdata, and an implicit constant's value in
+ * the abbreviation).  False for another form, or past @end.
+ */
+static inline bool die_reader__constant(unsigned int form, const unsigned char *p,
+					const unsigned char *end, bool big_endian, uint64_t *v)
+{
+	unsigned int size;
+
+	switch (form) {
+	case DW_FORM_data1:
+		size = 1;
+		break;
+	case DW_FORM_data2:
+		size = 2;
+		break;
+	case DW_FORM_data4:
+		size = 4;
+		break;
+	case DW_FORM_data8:
+		size = 8;
+		break;
+	case DW_FORM_udata:
+		return leb128__read(&p, end, v, false);
+	case DW_FORM_sdata:
+	case DW_FORM_implicit_const:
+		return leb128__read(&p, end, v, true);
+	default:
+		return false;
+	}
+	if (end - p < size)
+		return false;
+	*v = die_reader__fixed(p, size, big_endian);
+	return true;
+}
+
 struct die_reader_code;
 struct die_reader_spec;
 
 struct die_reader {
 	/* .debug_info as libdw reads it, to check units against (NULL: unknown). */
 	const unsigned char *info, *info_end;
-	/*
-	 * .debug_abbrev likewise, the unit's table, and where it is read next
-	 * (NULL: libdw's).
-	 */
-	const unsigned char *abbrev, *abbrev_end, *abbrev_table, *abbrev_next;
+	/* .debug_abbrev likewise, and where the unit's table is read next (NULL: libdw's). */
+	const unsigned char *abbrev, *abbrev_end, *abbrev_next;
 	Dwarf_CU *cu;
 	/* The unit in memory (its header first), NULL when unknown. */
 	const unsigned char *start, *end;
@@ -98,16 +135,16 @@ void die_reader__free(struct die_reader *r);
 
 /*
  * dwarf_srclang(@cu_die), @cu_die the DIE of the unit die_reader__begin_cu()
- * started on: read from the bytes (dwarf_cu_lang.h), else libdw's.
+ * started on: read by the plan of its code, else libdw's.
  */
-int die_reader__lang(const struct die_reader *r, Dwarf_Die *cu_die);
+int die_reader__lang(struct die_reader *r, Dwarf_Die *cu_die);
 
 /*
  * dwarf_attr(@cu_die, @at, @attr) likewise: the unit DIE's attribute found
  * from the bytes, else by libdw; NULL when it has none.
  */
-Dwarf_Attribute *die_reader__unit_attr(const struct die_reader *r, Dwarf_Die *cu_die,
-				       unsigned int at, Dwarf_Attribute *attr);
+Dwarf_Attribute *die_reader__unit_attr(struct die_reader *r, Dwarf_Die *cu_die, unsigned int at,
+				       Dwarf_Attribute *attr);
 
 /* dwarf_child() and dwarf_siblingof(): die_reader__tag() knows the DIE found. */
 int die_reader__child(struct die_reader *r, Dwarf_Die *die, Dwarf_Die *child);

@@ -16,7 +16,6 @@
 
 #include "die_reader.h"
 #include "die_reader_plan.h"
-#include "dwarf_cu_lang.h"
 #include "lib/dwarf_form.h"
 #include "lib/leb128.h"
 
@@ -92,7 +91,7 @@ static bool die_reader__read_abbrev(struct die_reader *r)
 {
 	const unsigned char *p = r->abbrev_next, *end = r->abbrev_end, *implicit;
 	uint64_t code, tag, name, form, value;
-	struct die_reader_code plan = { .sibling = NO_SIBLING, .first = r->specs.nr };
+	struct die_reader_code plan = { .sibling = NO_SIBLING, .first = r->specs.nr }, *c;
 	bool children, usable;
 
 	if (!leb128__read(&p, end, &code, false) || !code || !leb128__read(&p, end, &tag, false) ||
@@ -118,8 +117,7 @@ static bool die_reader__read_abbrev(struct die_reader *r)
 	r->abbrev_next = p;
 	if (code >= DIE_READER_CODES)
 		return true;
-	struct die_reader_code *c = die_reader__code(r, code);
-
+	c = die_reader__code(r, code);
 	if (!c)
 		goto stop;
 	/* A code met twice in the table: libdw says which entry it reads. */
@@ -141,18 +139,17 @@ stop:
 /* See die_reader_plan.h. */
 struct die_reader_code *die_reader__read_plan(struct die_reader *r, size_t code)
 {
-	struct die_reader_code *c = die_reader__code(r, code);
+	struct die_reader_code *c;
 
-	while (c && c->state == PLAN_NONE) {
-		if (!r->abbrev_next || !die_reader__read_abbrev(r)) {
-			/* The codes may have moved. */
-			c = &r->codes.data[code];
-			if (c->state == PLAN_NONE)
-				*c = (struct die_reader_code){ .state = PLAN_LIBDW, .tag = -1 };
-			break;
-		}
-		c = &r->codes.data[code];
-	}
+	if (!die_reader__code(r, code))
+		return NULL;
+	/* Reading an entry may move the codes: by index, not by pointer. */
+	while (r->codes.data[code].state == PLAN_NONE && r->abbrev_next &&
+	       die_reader__read_abbrev(r))
+		;
+	c = &r->codes.data[code];
+	if (c->state == PLAN_NONE)
+		*c = (struct die_reader_code){ .state = PLAN_LIBDW, .tag = -1 };
 	return c;
 }
 
@@ -162,44 +159,59 @@ void die_reader__begin_abbrevs(struct die_reader *r, uint64_t abbrev_off)
 	r->abbrev_next = r->abbrev && abbrev_off < (uint64_t)(r->abbrev_end - r->abbrev) ?
 				 r->abbrev + abbrev_off :
 				 NULL;
-	r->abbrev_table = r->abbrev_next;
 }
 
-/* The bytes of the unit r began on, whose DIE is @cu_die; false when they are libdw's. */
-static bool die_reader__unit_bytes(const struct die_reader *r, Dwarf_Die *cu_die,
-				   struct dwarf_cu_bytes *u)
+/*
+ * The form of @cu_die's attribute @at and where its value lies, found by the
+ * plan of the unit DIE's code (the unit's table is read once, for all its
+ * DIEs); false when the plan does not say, or the DIE has none: libdw is
+ * then to say.
+ */
+static bool die_reader__unit_value(struct die_reader *r, Dwarf_Die *cu_die, unsigned int at,
+				   unsigned int *form, const unsigned char **valp)
 {
-	*u = (struct dwarf_cu_bytes){
-		.die = cu_die->addr,
-		.end = r->end,
-		.abbrev = r->abbrev_table,
-		.abbrev_end = r->abbrev_end,
-		.addr_size = r->addr_size,
-		.offset_size = r->offset_size,
-		.version = r->version,
-		.big_endian = r->big_endian,
-	};
-	return r->end && r->abbrev_table && cu_die->cu == r->cu;
+	const struct die_reader_code *plan = die_reader__plan(r, cu_die, valp);
+	const struct die_reader_spec *spec;
+	uint64_t size;
+	uint16_t i;
+
+	for (i = 0; plan && i < plan->nr; i++) {
+		spec = &r->specs.data[plan->first + i];
+		if (!die_reader__spec_size(r, spec, *valp, &size))
+			return false;
+		/* The first of its name, as dwarf_attr() finds it. */
+		if (spec->name == at) {
+			*form = spec->form;
+			*valp = spec->implicit ?: *valp;
+			return true;
+		}
+		*valp += size;
+	}
+	return false;
 }
 
-int die_reader__lang(const struct die_reader *r, Dwarf_Die *cu_die)
+int die_reader__lang(struct die_reader *r, Dwarf_Die *cu_die)
 {
-	struct dwarf_cu_bytes u;
-	int lang;
+	const unsigned char *valp;
+	unsigned int form;
+	uint64_t v;
 
-	if (die_reader__unit_bytes(r, cu_die, &u) && dwarf_cu__lang(&u, &lang))
-		return lang;
+	/* dwarf_srclang() takes what dwarf_formudata() reads, as an int. */
+	if (die_reader__unit_value(r, cu_die, DW_AT_language, &form, &valp) &&
+	    die_reader__constant(form, valp,
+				 form == DW_FORM_implicit_const ? r->abbrev_end : r->end,
+				 r->big_endian, &v))
+		return (int)v;
 	return dwarf_srclang(cu_die);
 }
 
-Dwarf_Attribute *die_reader__unit_attr(const struct die_reader *r, Dwarf_Die *cu_die,
-				       unsigned int at, Dwarf_Attribute *attr)
+Dwarf_Attribute *die_reader__unit_attr(struct die_reader *r, Dwarf_Die *cu_die, unsigned int at,
+				       Dwarf_Attribute *attr)
 {
 	const unsigned char *valp;
-	struct dwarf_cu_bytes u;
 	unsigned int form;
 
-	if (!die_reader__unit_bytes(r, cu_die, &u) || !dwarf_cu__attr(&u, at, &form, &valp))
+	if (!die_reader__unit_value(r, cu_die, at, &form, &valp))
 		return dwarf_attr(cu_die, at, attr);
 	*attr = (Dwarf_Attribute){
 		.code = at,

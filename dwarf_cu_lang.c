@@ -48,42 +48,21 @@ static bool skip_value(const struct dwarf_cu_bytes *u, unsigned int form, const 
 	}
 }
 
-/* The constant of @form at @p (..@end) as dwarf_formudata() reads it. */
-static bool read_constant(const struct dwarf_cu_bytes *u, unsigned int form, const unsigned char *p,
-			  const unsigned char *end, uint64_t *v)
-{
-	switch (form) {
-	case DW_FORM_data1:
-	case DW_FORM_data2:
-	case DW_FORM_data4:
-	case DW_FORM_data8: {
-		uint8_t size =
-			dwarf_form__fixed_size(form, u->addr_size, u->offset_size, u->version);
-
-		if (end - p < size)
-			return false;
-		*v = die_reader__fixed(p, size, u->big_endian);
-		return true;
-	}
-	case DW_FORM_udata:
-		return leb128__read(&p, end, v, false);
-	case DW_FORM_sdata:
-	case DW_FORM_implicit_const:
-		return leb128__read(&p, end, v, true);
-	default:
-		return false;
-	}
-}
-
-bool dwarf_cu__attr(const struct dwarf_cu_bytes *u, unsigned int at, unsigned int *form,
-		    const unsigned char **valp)
+/*
+ * The form of @u's unit DIE attribute @at and where its value lies, as
+ * dwarf_attr() finds them (the first @at of the abbreviation; an implicit
+ * constant's value in the abbreviation); false when the DIE has none or
+ * something is unusual (a form not sized here before it).
+ */
+static bool dwarf_cu__attr(const struct dwarf_cu_bytes *u, unsigned int at, unsigned int *form,
+			   const unsigned char **valp)
 {
 	const unsigned char *p = u->die, *a = u->abbrev, *implicit;
 	uint64_t code, c, tag, name, f, v;
 
 	if (!leb128__read(&p, u->end, &code, false) || !code)
 		return false;
-	/* The unit DIE's abbreviation: most often the table's first. */
+	/* The unit DIE's abbreviation: an assembler's first, gcc's late (its codes go by use). */
 	for (;;) {
 		if (!leb128__read(&a, u->abbrev_end, &c, false) || !c ||
 		    !leb128__read(&a, u->abbrev_end, &tag, false) || a++ >= u->abbrev_end)
@@ -123,8 +102,9 @@ bool dwarf_cu__lang(const struct dwarf_cu_bytes *u, int *lang)
 	uint64_t v;
 
 	if (!dwarf_cu__attr(u, DW_AT_language, &form, &valp) ||
-	    !read_constant(u, form, valp, form == DW_FORM_implicit_const ? u->abbrev_end : u->end,
-			   &v))
+	    !die_reader__constant(form, valp,
+				  form == DW_FORM_implicit_const ? u->abbrev_end : u->end,
+				  u->big_endian, &v))
 		return false;
 	/* dwarf_srclang() takes what dwarf_formudata() reads, as an int. */
 	*lang = (int)v;
