@@ -432,3 +432,64 @@ int die_reader__scan(struct die_reader *r, Dwarf_Die *cu_die,
 	}
 	return 1;
 }
+
+/*
+ * The form of @cu_die's attribute @at and where its value lies, found by the
+ * plan of the unit DIE's code (the unit's table is read once, for all its
+ * DIEs); false when the plan does not say, or the DIE has none: libdw is
+ * then to say.
+ */
+static bool die_reader__unit_value(struct die_reader *r, Dwarf_Die *cu_die, unsigned int at,
+				   unsigned int *form, const unsigned char **valp)
+{
+	const struct die_reader_code *plan = die_reader__plan(r, cu_die, valp);
+	const struct die_reader_spec *spec;
+	uint64_t size;
+	uint16_t i;
+
+	for (i = 0; plan && i < plan->nr; i++) {
+		spec = &r->specs.data[plan->first + i];
+		if (!die_reader__spec_size(r, spec, *valp, &size))
+			return false;
+		/* The first of its name, as dwarf_attr() finds it. */
+		if (spec->name == at) {
+			*form = spec->form;
+			*valp = spec->implicit ?: *valp;
+			return true;
+		}
+		*valp += size;
+	}
+	return false;
+}
+
+int die_reader__lang(struct die_reader *r, Dwarf_Die *cu_die)
+{
+	const unsigned char *valp;
+	unsigned int form;
+	uint64_t v;
+
+	/* dwarf_srclang() takes what dwarf_formudata() reads, as an int. */
+	if (die_reader__unit_value(r, cu_die, DW_AT_language, &form, &valp) &&
+	    die_reader__constant(form, valp,
+				 form == DW_FORM_implicit_const ? r->abbrev_end : r->end,
+				 r->big_endian, &v))
+		return (int)v;
+	return dwarf_srclang(cu_die);
+}
+
+Dwarf_Attribute *die_reader__unit_attr(struct die_reader *r, Dwarf_Die *cu_die, unsigned int at,
+				       Dwarf_Attribute *attr)
+{
+	const unsigned char *valp;
+	unsigned int form;
+
+	if (!die_reader__unit_value(r, cu_die, at, &form, &valp))
+		return dwarf_attr(cu_die, at, attr);
+	*attr = (Dwarf_Attribute){
+		.code = at,
+		.form = form,
+		.valp = (unsigned char *)valp,
+		.cu = cu_die->cu,
+	};
+	return attr;
+}
