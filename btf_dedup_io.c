@@ -276,6 +276,8 @@ static int dedup__write(struct dedup *d, const struct dedup_strs *strs, uint32_t
 static void dedup__free(struct dedup *d)
 {
 	cand_table__free(&d->cands);
+	cand_table__free(&d->enum_values);
+	cand_table__free(&d->enum_decls);
 	free(d->types);
 	free(d->ids);
 	free(d->hypot_list);

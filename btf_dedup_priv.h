@@ -46,6 +46,13 @@ struct dedup {
 	struct btf_dedup_rules rules;
 	struct cand_table cands;
 	/*
+	 * Without a base, the enums among the candidates by all they hold, and
+	 * those without values by name (dedup_enum_indexed()): an unnamed
+	 * enum's candidates are every unnamed one, which a kernel has
+	 * hundreds of.
+	 */
+	struct cand_table enum_values, enum_decls;
+	/*
 	 * Kept from one dedup to the next (btf_dedup__new()): the room of
 	 * @types and @ids, the strings written and the output.
 	 */

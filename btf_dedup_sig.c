@@ -34,6 +34,18 @@ uint64_t btf_sig__hash_enum(const struct btf_type *t)
 	return mix(0, t->name_off);
 }
 
+uint64_t btf_sig__hash_enum_values(const struct btf_type *t)
+{
+	size_t item = btf_is_enum(t) ? sizeof(struct btf_enum) : sizeof(struct btf_enum64);
+	const uint32_t *w = (const uint32_t *)(t + 1);
+	size_t i, n = item / sizeof(*w) * btf_vlen(t);
+	uint64_t h = btf_sig__hash_common(t);
+
+	for (i = 0; i < n; i++)
+		h = mix(h, w[i]);
+	return h;
+}
+
 uint64_t btf_sig__hash_struct(const struct btf_type *t)
 {
 	const struct btf_member *m = btf_members(t);

@@ -20,6 +20,8 @@ uint64_t btf_sig__hash_common(const struct btf_type *t);
 uint64_t btf_sig__hash_int_tag(const struct btf_type *t);
 /* The name alone: an enum without values meets those with. */
 uint64_t btf_sig__hash_enum(const struct btf_type *t);
+/* All an enum holds: equal enums (btf_sig__equal_enum()) have one. */
+uint64_t btf_sig__hash_enum_values(const struct btf_type *t);
 /* The members' names and offsets, not their types. */
 uint64_t btf_sig__hash_struct(const struct btf_type *t);
 /* libbpf 1.7's btf_hash_typedef(): the name and info, not the type it names. */

@@ -440,6 +440,64 @@ static int dedup_prim(struct dedup *d, uint32_t id)
 	return to == id ? cand_table__add(&d->cands, h, id) : 0;
 }
 
+/* Whether the enums among the candidates are indexed: only without a base (its enums may repeat). */
+static bool enums_indexed(const struct dedup *d)
+{
+	return d->nb <= 1;
+}
+
+/*
+ * dedup_enum()'s answer for @t, an enum with values, without reading every
+ * candidate of its name: without a base no two candidate enums are equal
+ * (dedup_enum() adds none equal to one before), so the first equal one in
+ * libbpf's order is the only one; and where no candidate of the name is
+ * without values, none other is changed.  1 and *@to when so found, 0
+ * when the candidates are to be read in order, or a negative errno.
+ */
+static int dedup_enum_indexed(struct dedup *d, const struct btf_type *t, uint32_t id, uint32_t *to)
+{
+	uint32_t match = id;
+	int n, i, found = 0;
+
+	if (!enums_indexed(d) || btf_sig__is_enum_decl(t))
+		return 0;
+	n = cand_table__get(&d->enum_decls, t->name_off);
+	if (n)
+		return n < 0 ? n : 0;
+	n = cand_table__get(&d->enum_values, btf_sig__hash_enum_values(t));
+	if (n < 0)
+		return n;
+	for (i = 0; i < n; i++) {
+		uint32_t c = d->enum_values.out[i];
+
+		if (btf_sig__equal_enum(t, type_of(d, c))) {
+			match = c;
+			found++;
+		}
+	}
+	if (found > 1)
+		return 0;
+	*to = match;
+	return 1;
+}
+
+/* @id, an enum, a candidate of signature @h; indexed as dedup_enum_indexed() reads it. */
+static int dedup_enum_add(struct dedup *d, uint64_t h, uint32_t id)
+{
+	const struct btf_type *t = type_of(d, id);
+
+	if (enums_indexed(d)) {
+		int err =
+			btf_sig__is_enum_decl(t) ?
+				cand_table__add(&d->enum_decls, t->name_off, id) :
+				cand_table__add(&d->enum_values, btf_sig__hash_enum_values(t), id);
+
+		if (err)
+			return err;
+	}
+	return cand_table__add(&d->cands, h, id);
+}
+
 /*
  * An equal enum; an enum without values takes the first enum of its name,
  * and one with values makes those without values that come before the match
@@ -449,11 +507,13 @@ static int dedup_enum(struct dedup *d, uint32_t id)
 {
 	const struct btf_type *t = type_of(d, id);
 	uint64_t h = btf_sig__hash_enum(t);
-	int n = cand_table__get(&d->cands, h), i;
 	uint32_t to = id;
+	int n, i;
 
-	if (n < 0)
-		return n;
+	n = dedup_enum_indexed(d, t, id, &to);
+	if (n)
+		goto found;
+	n = cand_table__get(&d->cands, h);
 	for (i = 0; i < n; i++) {
 		uint32_t c_id = d->cands.out[i];
 		const struct btf_type *c = type_of(d, c_id);
@@ -470,8 +530,11 @@ static int dedup_enum(struct dedup *d, uint32_t id)
 		}
 		map_set(d, c_id, id);
 	}
+found:
+	if (n < 0)
+		return n;
 	map_set(d, id, to);
-	return to == id ? cand_table__add(&d->cands, h, id) : 0;
+	return to == id ? dedup_enum_add(d, h, id) : 0;
 }
 
 /* Whether @t is deduplicated by its type graph: a struct or union, or a typedef of libbpf 1.7. */
@@ -788,6 +851,9 @@ int dedup__base(struct dedup *d)
 	 */
 	max = kept + (d->nr - d->nb) + 16;
 	err = err ?: cand_table__init(&d->cands, max, d->nb > 1 ? max : d->nr / 4);
+	if (!err && enums_indexed(d))
+		err = cand_table__init(&d->enum_values, 64, 64) ?:
+			      cand_table__init(&d->enum_decls, 16, 16);
 	for (id = 1; id < d->nb && !err; id++) {
 		if (b.memo[id] == BASE_LEFT)
 			skipped++;
