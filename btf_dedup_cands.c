@@ -114,43 +114,49 @@ int cand_table__add(struct cand_table *c, uint64_t key, uint32_t id)
 	return 0;
 }
 
-static int cand_table__push(struct cand_table *c, uint32_t n, uint32_t id)
+/* Room for @n entries in c->out: 0 or -ENOMEM. */
+static int cand_table__out_room(struct cand_table *c, uint32_t n)
 {
-	if (n == c->out_cap) {
-		uint32_t cap = c->out_cap ? 2 * c->out_cap : 64, *out;
+	uint32_t cap = c->out_cap ? c->out_cap : 64, *out;
 
-		out = realloc(c->out, cap * sizeof(*out));
-		if (!out)
-			return -ENOMEM;
-		c->out = out;
-		c->out_cap = cap;
-	}
-	c->out[n] = id & ~CAND_BACK;
+	while (cap < n)
+		cap *= 2;
+	if (cap == c->out_cap)
+		return 0;
+	out = realloc(c->out, cap * sizeof(*out));
+	if (!out)
+		return -ENOMEM;
+	c->out = out;
+	c->out_cap = cap;
 	return 0;
 }
 
 int cand_table__get(struct cand_table *c, uint64_t key)
 {
-	uint32_t lead_back = c->grows & 1 ? CAND_BACK : 0, n = 0, lead, i, e, pass;
+	uint32_t lead_back = c->grows & 1 ? CAND_BACK : 0, n = 0, back, e, i;
+	uint32_t head = c->heads[cand_bucket(c, key)];
 
+	/* A walk counts them, so that the others can go from the end in the next. */
+	for (e = head; e != NO_ENTRY; e = c->v[e].next)
+		n += c->v[e].key == key;
+	if (cand_table__out_room(c, n))
+		return -ENOMEM;
 	/*
 	 * The chain has them newest first: those at the end read first lead,
-	 * newest first; then the others, oldest first.
+	 * newest first; then the others, oldest first (from the end, newest
+	 * last).
 	 */
-	for (pass = 0; pass < 2; pass++) {
-		lead = n;
-		for (e = c->heads[cand_bucket(c, key)]; e != NO_ENTRY; e = c->v[e].next) {
-			if (c->v[e].key != key || ((c->v[e].id & CAND_BACK) == lead_back) != !pass)
-				continue;
-			if (cand_table__push(c, n++, c->v[e].id))
-				return -ENOMEM;
-		}
-	}
-	for (i = 0; i < (n - lead) / 2; i++) {
-		uint32_t t = c->out[lead + i];
+	back = n;
+	i = 0;
+	for (e = head; e != NO_ENTRY; e = c->v[e].next) {
+		uint32_t id = c->v[e].id;
 
-		c->out[lead + i] = c->out[n - 1 - i];
-		c->out[n - 1 - i] = t;
+		if (c->v[e].key != key)
+			continue;
+		if ((id & CAND_BACK) == lead_back)
+			c->out[i++] = id & ~CAND_BACK;
+		else
+			c->out[--back] = id & ~CAND_BACK;
 	}
 	return n;
 }
