@@ -18,6 +18,15 @@ static inline bool leb128__read(const unsigned char **p, const unsigned char *en
 	unsigned int shift = 0;
 	uint64_t r = 0;
 
+	/* Most are one byte (abbreviation codes, names and forms): the loop's first turn. */
+	if (q < end && *q < 0x80) {
+		r = *q;
+		if (is_signed && (r & 0x40))
+			r |= ~0ull << 7;
+		*p = q + 1;
+		*v = r;
+		return true;
+	}
 	while (q < end && q - *p < 10) {
 		unsigned char b = *q++;
 
