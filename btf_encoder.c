@@ -868,6 +868,8 @@ static int btf_encoder__encode_children(struct btf_encoder *e, Dwarf_Die *parent
 /* Starts on the unit of @cu_die, in the CU the encoder is in. */
 static void btf_encoder__begin_unit(struct btf_encoder *e, Dwarf_Die *cu_die)
 {
+	Dwarf_Attribute low_pc;
+
 	e->cu.die = *cu_die;
 	if (e->in->merged_cus)
 		btf_encoder__note_unit(e, cu_die);
@@ -876,6 +878,8 @@ static void btf_encoder__begin_unit(struct btf_encoder *e, Dwarf_Die *cu_die)
 	e->cu.members_by_offset = die_reader__lang(&e->cu.reader, cu_die) == DW_LANG_Rust;
 	btf_encoder__set_strs(e);
 	btf_encoder__sig_begin_unit(e, cu_die);
+	dwarf_locs__unit_low_pc(&e->locs, cu_die->cu,
+				die_reader__attr(&e->cu.reader, cu_die, DW_AT_low_pc, &low_pc));
 }
 
 /* Forgets the previous CU's state and starts on a new one, numbered @cu_index. */

@@ -92,18 +92,19 @@ static int btf_encoder__collect_params(struct btf_encoder *e, Dwarf_Die *die, st
 		switch (tag) {
 		case DW_TAG_formal_parameter:
 			btf_encoder__attrs(e, &child, &p);
-			die_attrs__inherit(&p, false);
 			param = darray__push(&e->cu.params);
 			if (!param)
 				return -ENOMEM;
 			memset(param, 0, sizeof(*param));
+			/* The rules read the DIE's own attributes, before its origin's are taken in. */
+			err = btf_encoder__sig_collect_param(e, &child, &p);
+			die_attrs__inherit(&p, &e->cu.reader, false);
 			param->proto.name = p.name;
 			param->proto.type = p.type;
 			param->loc_attr = p.location_attr;
 			param->has_location = p.has_location;
 			param->has_const_value = p.has_const_value;
 			nr = e->cu.params.nr - 1 - f->first_param;
-			err = btf_encoder__sig_collect_param(e, &child);
 			err = err ?: btf_encoder__collect_decl_tags(e, &child, nr);
 			err = err ?: btf_encoder__push_gnu_decl_tags(e, &p, nr);
 			break;
@@ -157,7 +158,7 @@ int btf_encoder__collect_func(struct btf_encoder *e, Dwarf_Die *die)
 	if (a.has_origin && dwarf_whatattr(&a.origin_attr) == DW_AT_abstract_origin)
 		origin = die_ref(&a.origin_attr, &e->cu.ref_ctx);
 	ret_type = a.type;
-	die_attrs__inherit(&a, false);
+	die_attrs__inherit(&a, &e->cu.reader, false);
 	if (!a.name)
 		return 0;
 	/*

@@ -442,7 +442,7 @@ void btf_encoder__sig_begin_unit(struct btf_encoder *e, Dwarf_Die *cu_die);
 void btf_encoder__sig_collect_func(struct btf_encoder *e, Dwarf_Die *die, const struct die_attrs *a,
 				   struct cu_func *f);
 /* Reads parameter @die, the last of e->cu.params, when true_signature is on. */
-int btf_encoder__sig_collect_param(struct btf_encoder *e, Dwarf_Die *die);
+int btf_encoder__sig_collect_param(struct btf_encoder *e, Dwarf_Die *die, struct die_attrs *a);
 /* Once the CU is resolved: passes the concrete parameters' facts on to their origins. */
 void btf_encoder__sig_share(struct btf_encoder *e);
 /* Saves the sighting @f (the @nr-th function of the CU) into @node. */

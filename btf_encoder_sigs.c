@@ -50,7 +50,7 @@ void btf_encoder__sig_begin_unit(struct btf_encoder *e, Dwarf_Die *cu_die)
 
 	if (!sigs_on(e))
 		return;
-	producer = die_reader__unit_attr(&e->cu.reader, cu_die, DW_AT_producer, &attr) ?
+	producer = die_reader__attr(&e->cu.reader, cu_die, DW_AT_producer, &attr) ?
 			   dwarf_formstring(&attr) :
 			   NULL;
 	e->cu.sig_abi = (struct sig_abi){
@@ -83,22 +83,47 @@ void btf_encoder__sig_collect_func(struct btf_encoder *e, Dwarf_Die *die, const 
 						   &e->cu.ref_ctx);
 }
 
-int btf_encoder__sig_collect_param(struct btf_encoder *e, Dwarf_Die *die)
+/*
+ * What @die, a parameter read into @a, holds itself: from @a (the attributes
+ * the reader handed over, as libdw would find them on the DIE), but where a
+ * name came twice, as libdw reads it (its first).
+ */
+static void sig_param_own__of(struct sig_param_own *own, Dwarf_Die *die, struct die_attrs *a,
+			      Dwarf_Attribute attrs[3])
+{
+	if (a->repeated) {
+		sig_param_own__read(own, die, attrs);
+		return;
+	}
+	*own = (struct sig_param_own){
+		.origin = a->has_origin && a->origin_attr.code == DW_AT_abstract_origin ?
+				  &a->origin_attr :
+				  NULL,
+		.type = a->type_attr.code == DW_AT_type ? &a->type_attr : NULL,
+		.location = a->has_location ? &a->location_attr : NULL,
+		.has_const_value = a->has_const_value,
+	};
+}
+
+int btf_encoder__sig_collect_param(struct btf_encoder *e, Dwarf_Die *die, struct die_attrs *a)
 {
 	struct sig_param *sp = &e->cu.params.data[e->cu.params.nr - 1].sig;
-	Dwarf_Attribute attr;
+	struct sig_param_own own;
+	Dwarf_Attribute attrs[3];
 
 	if (!sigs_on(e))
 		return 0;
 	sp->die_off = btf_encoder__die_off(e, die) & REF_OFF_MASK;
+	sig_param_own__of(&own, die, a, attrs);
 	/* Upstream shares only what a parameter without a type of its own knows. */
-	if (dwarf_attr(die, DW_AT_abstract_origin, &attr) && !dwarf_hasattr(die, DW_AT_type)) {
-		uint32_t ref = die_ref(&attr, &e->cu.ref_ctx);
+	if (own.origin && !own.type) {
+		uint32_t ref = die_ref(own.origin, &e->cu.ref_ctx);
 
 		if ((ref & REF_DIE) && ref != REF_BAD)
 			sp->origin_off = ref & REF_OFF_MASK;
 	}
-	return sig_param__read(sp, die, &e->cu.sig_abi, &e->cu.ref_ctx, &e->locs);
+	return sig_param__read(sp, die, &own, &e->cu.reader, &e->cu.sig_abi, &e->cu.ref_ctx,
+			       &e->locs);
 }
 
 /* The parameter of @origin whose DIE is at @off, and its place; NULL for none. */

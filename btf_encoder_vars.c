@@ -77,7 +77,7 @@ int btf_encoder__encode_variable(struct btf_encoder *e, Dwarf_Die *die)
 	btf_encoder__attrs(e, die, &a);
 	if (a.declaration || !a.has_location || variable_addr(e, &a.location_attr, &addr))
 		return 0;
-	die_attrs__inherit(&a, true);
+	die_attrs__inherit(&a, &e->cu.reader, true);
 	if (!a.name)
 		return 0;
 	v = darray__push(&e->vars);

@@ -208,6 +208,7 @@ static void read_type(struct die_attrs *a, Dwarf_Attribute *attr)
 	} else {
 		a->type = die_ref(attr, &a->refs);
 	}
+	a->repeated |= a->type_attr.code != 0;
 	a->type_attr = *attr;
 }
 
@@ -267,6 +268,7 @@ static void read_const_value(struct die_attrs *a, Dwarf_Attribute *attr)
 {
 	Dwarf_Sword s;
 
+	a->repeated |= a->has_const_value;
 	a->has_const_value = true;
 	a->const_form = attr->form;
 	/* An implicit constant is an SLEB128, which dwarf_formudata() reads as dwarf_formsdata(). */
@@ -292,6 +294,7 @@ static void read_declaration(struct die_attrs *a, Dwarf_Attribute *attr)
 
 static void read_origin(struct die_attrs *a, Dwarf_Attribute *attr)
 {
+	a->repeated |= a->has_origin;
 	a->origin_attr = *attr;
 	a->has_origin = true;
 }
@@ -315,6 +318,7 @@ static void read_low_pc(struct die_attrs *a, Dwarf_Attribute *attr)
 
 static void read_location(struct die_attrs *a, Dwarf_Attribute *attr)
 {
+	a->repeated |= a->has_location;
 	a->location_attr = *attr;
 	a->has_location = true;
 }
@@ -379,14 +383,7 @@ void die_attrs__get(struct die_reader *r, Dwarf_Die *die, struct die_attrs *a)
 		dwarf_getattrs(die, die_attrs__collect, a, 0);
 }
 
-void die_attrs__read(Dwarf_Die *die, struct die_attrs *a, const struct die_ref_ctx *like)
-{
-	die_attrs__clear(a);
-	die_ref_ctx__init(&a->refs, die, like->global, like->space);
-	dwarf_getattrs(die, die_attrs__collect, a, 0);
-}
-
-void die_attrs__inherit(struct die_attrs *a, bool origin_type)
+void die_attrs__inherit(struct die_attrs *a, struct die_reader *r, bool origin_type)
 {
 	Dwarf_Attribute origin = a->origin_attr;
 	int hops;
@@ -397,7 +394,11 @@ void die_attrs__inherit(struct die_attrs *a, bool origin_type)
 
 		if (!die_ref_followed(&origin, &a->refs) || !dwarf_alt__ref_die(&origin, &odie))
 			return;
-		die_attrs__read(&odie, &o, &a->refs);
+		/* Its references numbered as in its unit; by @r's plans where that is @r's. */
+		die_attrs__clear(&o);
+		die_ref_ctx__init(&o.refs, &odie, a->refs.global, a->refs.space);
+		o.strs = a->strs;
+		die_attrs__get(r, &odie, &o);
 		if (!hops)
 			a->origin_type = o.type;
 		a->name = o.name;

@@ -109,7 +109,7 @@ struct die_strs {
 };
 
 struct die_attrs {
-	struct die_ref_ctx refs; /* set before reading, see die_attrs__read() */
+	struct die_ref_ctx refs; /* set before reading, see die_attrs__get() */
 	/* Set with refs, or NULL: names are then all libdw's dwarf_formstring(). */
 	const struct die_strs *strs;
 	const char *name;
@@ -130,6 +130,11 @@ struct die_attrs {
 	bool name_inline; /* DW_FORM_string: in .debug_info, its pointer seen once */
 	bool has_gnu_annotation;
 	bool has_low_pc_addr; /* low_pc is read */
+	/*
+	 * A type, origin, location or constant met twice (corrupt DWARF):
+	 * dwarf_attr() would find the first, the fields above hold the last.
+	 */
+	bool repeated;
 	Dwarf_Attribute type_attr;
 	Dwarf_Attribute origin_attr; /* DW_AT_abstract_origin or DW_AT_specification */
 	uint32_t origin_type; /* die_attrs__inherit(): the type of the DIE origin_attr names */
@@ -184,18 +189,16 @@ static inline void die_attrs__clear(struct die_attrs *a)
 	memset(a, 0, size);
 }
 
-/* Reads the attributes of @die into @a, all unset first, its references numbered as in @like. */
-void die_attrs__read(Dwarf_Die *die, struct die_attrs *a, const struct die_ref_ctx *like);
-
 /*
  * Fills what a concrete DIE leaves to its abstract origin or declaration
  * (DW_AT_abstract_origin, DW_AT_specification): the name, the type (with
  * @origin_type, the origin's wins, as upstream has it for variables), and
  * DW_AT_external; in a->origin_type the type of the first origin alone, in
  * a->name_ref the reference to the one that has the name.  An origin in
- * another unit is read only with a->refs.global.
+ * another unit is read only with a->refs.global.  Origins in @r's unit are
+ * read by its plans.
  */
-void die_attrs__inherit(struct die_attrs *a, bool origin_type);
+void die_attrs__inherit(struct die_attrs *a, struct die_reader *r, bool origin_type);
 
 /*
  * DW_AT_data_member_location @attr into *@val: a constant, or before DWARF 4

@@ -434,15 +434,15 @@ int die_reader__scan(struct die_reader *r, Dwarf_Die *cu_die,
 }
 
 /*
- * The form of @cu_die's attribute @at and where its value lies, found by the
- * plan of the unit DIE's code (the unit's table is read once, for all its
- * DIEs); false when the plan does not say, or the DIE has none: libdw is
- * then to say.
+ * The form of @die's attribute @at and where its value lies, found by the
+ * plan of its code (the unit's table is read once, for all its DIEs);
+ * false when the plan does not say, or the DIE has none: libdw is then to
+ * say.
  */
-static bool die_reader__unit_value(struct die_reader *r, Dwarf_Die *cu_die, unsigned int at,
-				   unsigned int *form, const unsigned char **valp)
+static bool die_reader__value(struct die_reader *r, Dwarf_Die *die, unsigned int at,
+			      unsigned int *form, const unsigned char **valp)
 {
-	const struct die_reader_code *plan = die_reader__plan(r, cu_die, valp);
+	const struct die_reader_code *plan = die_reader__plan(r, die, valp);
 	const struct die_reader_spec *spec;
 	uint64_t size;
 	uint16_t i;
@@ -469,7 +469,7 @@ int die_reader__lang(struct die_reader *r, Dwarf_Die *cu_die)
 	uint64_t v;
 
 	/* dwarf_srclang() takes what dwarf_formudata() reads, as an int. */
-	if (die_reader__unit_value(r, cu_die, DW_AT_language, &form, &valp) &&
+	if (die_reader__value(r, cu_die, DW_AT_language, &form, &valp) &&
 	    die_reader__constant(form, valp,
 				 form == DW_FORM_implicit_const ? r->abbrev_end : r->end,
 				 r->big_endian, &v))
@@ -477,19 +477,30 @@ int die_reader__lang(struct die_reader *r, Dwarf_Die *cu_die)
 	return dwarf_srclang(cu_die);
 }
 
-Dwarf_Attribute *die_reader__unit_attr(struct die_reader *r, Dwarf_Die *cu_die, unsigned int at,
-				       Dwarf_Attribute *attr)
+Dwarf_Attribute *die_reader__attr(struct die_reader *r, Dwarf_Die *die, unsigned int at,
+				  Dwarf_Attribute *attr)
 {
 	const unsigned char *valp;
 	unsigned int form;
 
-	if (!die_reader__unit_value(r, cu_die, at, &form, &valp))
-		return dwarf_attr(cu_die, at, attr);
+	if (!die_reader__value(r, die, at, &form, &valp))
+		return dwarf_attr(die, at, attr);
 	*attr = (Dwarf_Attribute){
 		.code = at,
 		.form = form,
 		.valp = (unsigned char *)valp,
-		.cu = cu_die->cu,
+		.cu = die->cu,
 	};
 	return attr;
+}
+
+int die_reader__tag_of(struct die_reader *r, Dwarf_Die *die)
+{
+	const struct die_reader_code *plan;
+	const unsigned char *attrs;
+
+	if (die_reader__walked(r, die))
+		return r->walked_tag;
+	plan = die_reader__plan(r, die, &attrs);
+	return plan && plan->tag >= 0 ? plan->tag : dwarf_tag(die);
 }

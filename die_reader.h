@@ -140,11 +140,15 @@ void die_reader__free(struct die_reader *r);
 int die_reader__lang(struct die_reader *r, Dwarf_Die *cu_die);
 
 /*
- * dwarf_attr(@cu_die, @at, @attr) likewise: the unit DIE's attribute found
- * from the bytes, else by libdw; NULL when it has none.
+ * dwarf_attr(@die, @at, @attr) for a DIE of the reader's unit (its DIE
+ * too): the first @at found from the bytes by the plan of its code, else
+ * by libdw; NULL when it has none.
  */
-Dwarf_Attribute *die_reader__unit_attr(struct die_reader *r, Dwarf_Die *cu_die, unsigned int at,
-				       Dwarf_Attribute *attr);
+Dwarf_Attribute *die_reader__attr(struct die_reader *r, Dwarf_Die *die, unsigned int at,
+				  Dwarf_Attribute *attr);
+
+/* dwarf_tag(@die) likewise, by the plan of its code where it has one. */
+int die_reader__tag_of(struct die_reader *r, Dwarf_Die *die);
 
 /* dwarf_child() and dwarf_siblingof(): die_reader__tag() knows the DIE found. */
 int die_reader__child(struct die_reader *r, Dwarf_Die *die, Dwarf_Die *child);

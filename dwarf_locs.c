@@ -339,18 +339,32 @@ static int list_v5(struct dwarf_locs *l, const unsigned char *p, const unsigned 
 	}
 }
 
+void dwarf_locs__unit_low_pc(struct dwarf_locs *l, Dwarf_CU *cu, const Dwarf_Attribute *low_pc)
+{
+	l->low_pc_cu = cu;
+	l->has_low_pc = low_pc != NULL;
+	if (low_pc)
+		l->low_pc = *low_pc;
+}
+
 /*
  * What libdw takes for the base address of @cu's lists: DW_AT_low_pc, else
  * DW_AT_entry_pc, else 0; libdw reads no list of a unit whose base is all
- * ones.
+ * ones.  Of a unit not split (dwarf_locs__unit()), dwarf_lowpc() is
+ * dwarf_formaddr() of dwarf_attr() (libdw 0.188: only a split unit's DIE
+ * looks further).
  */
-static bool unit_base_readable(Dwarf_Die *cu_die)
+static bool unit_base_readable(const struct dwarf_locs *l, Dwarf_CU *cu, Dwarf_Die *cu_die)
 {
-	Dwarf_Attribute attr;
+	Dwarf_Attribute attr = l->low_pc;
 	Dwarf_Addr base;
+	int err;
 
-	if (dwarf_lowpc(cu_die, &base) != 0 &&
-	    dwarf_formaddr(dwarf_attr(cu_die, DW_AT_entry_pc, &attr), &base) != 0)
+	if (l->low_pc_cu == cu)
+		err = l->has_low_pc ? dwarf_formaddr(&attr, &base) : -1;
+	else
+		err = dwarf_lowpc(cu_die, &base);
+	if (err != 0 && dwarf_formaddr(dwarf_attr(cu_die, DW_AT_entry_pc, &attr), &base) != 0)
 		base = 0;
 	return base != (Dwarf_Addr)-1;
 }
@@ -383,7 +397,7 @@ static bool dwarf_locs__unit(struct dwarf_locs *l, Dwarf_CU *cu)
 		return true;
 	lock = unit_locks__of(l->unit_locks, cu);
 	pthread_mutex_lock(lock);
-	l->lists_here = unit_base_readable(&cu_die);
+	l->lists_here = unit_base_readable(l, cu, &cu_die);
 	pthread_mutex_unlock(lock);
 	return true;
 }

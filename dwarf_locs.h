@@ -52,6 +52,10 @@ struct dwarf_locs {
 	uint16_t version;
 	uint8_t addr_size;
 	bool unit_known, lists_here;
+	/* What dwarf_attr() finds of DW_AT_low_pc on the DIE of @low_pc_cu (dwarf_locs__unit_low_pc()). */
+	Dwarf_CU *low_pc_cu;
+	Dwarf_Attribute low_pc;
+	bool has_low_pc;
 	/* Where the lists read here since dwarf_locs__take_span() begin: the least and the most. */
 	const unsigned char *span_lo, *span_hi;
 	DARRAY(struct loc_op) ops;
@@ -69,6 +73,14 @@ void dwarf_locs__init(struct dwarf_locs *l, const unsigned char *loc, const unsi
 		      const unsigned char *loclists, const unsigned char *loclists_end,
 		      bool big_endian, struct unit_locks *locks);
 void dwarf_locs__free(struct dwarf_locs *l);
+
+/*
+ * Tells @l what dwarf_attr() finds of DW_AT_low_pc on the DIE of unit @cu
+ * (NULL: none), read by the caller's own reader, so that the base address
+ * of the unit's lists is not looked up by libdw, which would read the
+ * unit's abbreviations for it.  For another unit, libdw says.
+ */
+void dwarf_locs__unit_low_pc(struct dwarf_locs *l, Dwarf_CU *cu, const Dwarf_Attribute *low_pc);
 
 /*
  * Calls @fn for each location of @attr, in order, until it returns true or

@@ -9,6 +9,7 @@
 #include <dwarf.h>
 #include <string.h>
 
+#include "die_reader.h"
 #include "dwarf_alt.h"
 #include "func_sigs.h"
 
@@ -51,22 +52,40 @@ static uint64_t die_udata(Dwarf_Die *die, unsigned int at)
 	return v;
 }
 
+static uint32_t type_byte_size(struct die_reader *r, Dwarf_Die *die, const struct sig_abi *abi,
+			       const struct die_ref_ctx *ctx, int depth);
+
+/* The size of the type that @type_attr (of some DIE) names, as type_byte_size() reads it. */
+static uint32_t attr_type_byte_size(struct die_reader *r, Dwarf_Attribute *type_attr,
+				    const struct sig_abi *abi, const struct die_ref_ctx *ctx,
+				    int depth)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word size;
+	Dwarf_Die type;
+
+	if (depth > SIG_MAX_DEPTH || !type_attr || !die_ref_followed(type_attr, ctx) ||
+	    !dwarf_alt__ref_die(type_attr, &type))
+		return 0;
+	if (die_reader__tag_of(r, &type) == DW_TAG_pointer_type)
+		return abi->addr_size;
+	if (!die_reader__attr(r, &type, DW_AT_byte_size, &attr) ||
+	    dwarf_formudata(&attr, &size) != 0)
+		size = 0;
+	return size ? (uint32_t)size : type_byte_size(r, &type, abi, ctx, depth + 1);
+}
+
 /*
  * The size of @die's type, as upstream reads it: a pointer's is the address
  * size; a type without DW_AT_byte_size is looked through to its own type.
+ * The DIEs of @r's unit are read by @r, as libdw would read them.
  */
-static uint32_t type_byte_size(Dwarf_Die *die, const struct sig_abi *abi,
+static uint32_t type_byte_size(struct die_reader *r, Dwarf_Die *die, const struct sig_abi *abi,
 			       const struct die_ref_ctx *ctx, int depth)
 {
-	Dwarf_Die type;
-	uint64_t size;
+	Dwarf_Attribute attr;
 
-	if (depth > SIG_MAX_DEPTH || !die_follow(die, DW_AT_type, ctx, &type))
-		return 0;
-	if (dwarf_tag(&type) == DW_TAG_pointer_type)
-		return abi->addr_size;
-	size = die_udata(&type, DW_AT_byte_size);
-	return size ? (uint32_t)size : type_byte_size(&type, abi, ctx, depth + 1);
+	return attr_type_byte_size(r, die_reader__attr(r, die, DW_AT_type, &attr), abi, ctx, depth);
 }
 
 static void sig_param__set_reg(struct sig_param *p, int reg)
@@ -238,25 +257,36 @@ static void sig_param__find_member(struct sig_param *p, Dwarf_Die *die, const st
 		p->member = name;
 }
 
-int sig_param__read(struct sig_param *p, Dwarf_Die *die, const struct sig_abi *abi,
-		    const struct die_ref_ctx *ctx, struct dwarf_locs *locs)
+void sig_param_own__read(struct sig_param_own *own, Dwarf_Die *die, Dwarf_Attribute attrs[3])
+{
+	*own = (struct sig_param_own){
+		.origin = dwarf_attr(die, DW_AT_abstract_origin, &attrs[0]),
+		.type = dwarf_attr(die, DW_AT_type, &attrs[1]),
+		.location = dwarf_attr(die, DW_AT_location, &attrs[2]),
+		.has_const_value = dwarf_hasattr(die, DW_AT_const_value),
+	};
+}
+
+int sig_param__read(struct sig_param *p, Dwarf_Die *die, const struct sig_param_own *own,
+		    struct die_reader *r, const struct sig_abi *abi, const struct die_ref_ctx *ctx,
+		    struct dwarf_locs *locs)
 {
 	struct sig_walk w = { p, abi };
-	Dwarf_Attribute attr;
 	Dwarf_Die origin;
 	int err;
 
 	p->loc_reg = -1;
-	if (die_follow(die, DW_AT_abstract_origin, ctx, &origin))
-		p->byte_size = type_byte_size(&origin, abi, ctx, 0);
-	else if (!dwarf_hasattr(die, DW_AT_abstract_origin))
-		p->byte_size = type_byte_size(die, abi, ctx, 0);
+	if (own->origin && die_ref_followed(own->origin, ctx) &&
+	    dwarf_alt__ref_die(own->origin, &origin))
+		p->byte_size = type_byte_size(r, &origin, abi, ctx, 0);
+	else if (!own->origin)
+		p->byte_size = attr_type_byte_size(r, own->type, abi, ctx, 0);
 	p->in_memory = (int)p->byte_size > (abi->two_regs ? 2 : 1) * abi->addr_size;
-	p->has_const_value = dwarf_hasattr(die, DW_AT_const_value);
-	p->has_loc = dwarf_attr(die, DW_AT_location, &attr) != NULL;
+	p->has_const_value = own->has_const_value;
+	p->has_loc = own->location != NULL;
 	if (!p->has_loc)
 		return 0;
-	err = dwarf_locs__walk(locs, &attr, sig_param__location, &w);
+	err = dwarf_locs__walk(locs, own->location, sig_param__location, &w);
 	if (err)
 		return err;
 	sig_param__find_member(p, die, abi, ctx);

@@ -57,9 +57,30 @@ struct sig_param_out {
 	bool member_named, member_typed;
 };
 
-/* Reads @die (a DW_TAG_formal_parameter) into @p, all of it but the offsets: 0 or -ENOMEM. */
-int sig_param__read(struct sig_param *p, Dwarf_Die *die, const struct sig_abi *abi,
-		    const struct die_ref_ctx *ctx, struct dwarf_locs *locs);
+/*
+ * A parameter DIE's own attributes that the rules read, each the first of
+ * its name, as dwarf_attr() finds it; NULL where the DIE has none.
+ */
+struct sig_param_own {
+	Dwarf_Attribute *origin; /* DW_AT_abstract_origin */
+	Dwarf_Attribute *type;
+	Dwarf_Attribute *location;
+	bool has_const_value;
+};
+
+/* @own of @die read by libdw, the attributes kept in @attrs. */
+void sig_param_own__read(struct sig_param_own *own, Dwarf_Die *die, Dwarf_Attribute attrs[3]);
+
+struct die_reader;
+
+/*
+ * Reads @die (a DW_TAG_formal_parameter), whose own attributes are @own,
+ * into @p, all of it but the offsets: 0 or -ENOMEM.  The DIEs of @r's unit
+ * (the types its size is found through) are read by @r.
+ */
+int sig_param__read(struct sig_param *p, Dwarf_Die *die, const struct sig_param_own *own,
+		    struct die_reader *r, const struct sig_abi *abi, const struct die_ref_ctx *ctx,
+		    struct dwarf_locs *locs);
 
 /*
  * Passes what concrete parameter @from knows on to its abstract origin @to,
