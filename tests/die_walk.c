@@ -10,7 +10,10 @@
  * asked for every attribute.  The two must meet the same DIEs (address and
  * tag, and the same return codes at every step) and hand over the same
  * attributes (name, form, and where the value lies: libdw's own pointer,
- * in the DIE or, for an implicit constant, in the abbreviation).  Prints a
+ * in the DIE or, for an implicit constant, in the abbreviation); every
+ * eighth DIE's lookups by name (die_reader__attr()) must find what
+ * dwarf_attr() finds, and a DIE with children, once they are walked, must
+ * have dwarf_tag()'s tag by its plan (die_reader__tag_of()).  Prints a
  * line per file (DIEs and attributes compared) and the first difference;
  * exit 0 when all agree, 1 on a difference, 2 on a file it cannot read.
  * Relocations are not applied: the walk reads offsets and forms, not the
@@ -112,6 +115,30 @@ static void walker__attrs(struct walker *w, Dwarf_Die *die)
 	w->attrs += n;
 }
 
+/*
+ * die_reader__attr() against dwarf_attr() on @die, for each name of its
+ * @n attributes @lib (libdw's list) and one it may lack: the first of a
+ * name, or none, where libdw finds it.  For every eighth DIE.
+ */
+static void walker__lookups(struct walker *w, Dwarf_Die *die, const struct seen_attr *lib, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i <= n; i++) {
+		unsigned int at = i < n ? lib[i].name : DW_AT_byte_size;
+		Dwarf_Attribute a, b, *ours, *theirs;
+		Dwarf_Die copy = *die;
+
+		ours = die_reader__attr(&w->r, die, at, &a);
+		theirs = dwarf_attr(&copy, at, &b);
+		if (!ours != !theirs ||
+		    (ours && (a.code != b.code || a.form != b.form || a.valp != b.valp))) {
+			differ(w, die, "die_reader__attr() and dwarf_attr() differ");
+			return;
+		}
+	}
+}
+
 /* Walks the children of @parent both ways, in step. */
 static void walker__children(struct walker *w, Dwarf_Die *parent, unsigned int depth)
 {
@@ -138,8 +165,14 @@ static void walker__children(struct walker *w, Dwarf_Die *parent, unsigned int d
 			return;
 		}
 		walker__attrs(w, &ours);
-		if (dwarf_haschildren(&lib) > 0)
+		if (w->dies % 8 == 0)
+			walker__lookups(w, &ours, w->lib.attrs.data, w->lib.attrs.nr);
+		if (dwarf_haschildren(&lib) > 0) {
 			walker__children(w, &ours, depth + 1);
+			/* No longer the DIE just walked: its tag by the plan of its code. */
+			if (!w->differs && die_reader__tag_of(&w->r, &ours) != dwarf_tag(&lib))
+				differ(w, &lib, "die_reader__tag_of() and dwarf_tag() differ");
+		}
 		if (w->differs)
 			return;
 		rl = dwarf_siblingof(&lib, &lib);
