@@ -32,14 +32,19 @@ static bool op_is_const(unsigned int atom)
 	       atom == DW_OP_consts;
 }
 
+/* The DIE that @attr (NULL: none) refers to, when it may be followed. */
+static bool attr_follow(Dwarf_Attribute *attr, const struct die_ref_ctx *ctx, Dwarf_Die *out)
+{
+	return attr && die_ref_followed(attr, ctx) && dwarf_alt__ref_die(attr, out);
+}
+
 /* The DIE that @at of @die refers to, when it may be followed. */
 static bool die_follow(Dwarf_Die *die, unsigned int at, const struct die_ref_ctx *ctx,
 		       Dwarf_Die *out)
 {
 	Dwarf_Attribute attr;
 
-	return dwarf_attr(die, at, &attr) && die_ref_followed(&attr, ctx) &&
-	       dwarf_alt__ref_die(&attr, out);
+	return attr_follow(dwarf_attr(die, at, &attr), ctx, out);
 }
 
 static uint64_t die_udata(Dwarf_Die *die, unsigned int at)
@@ -64,8 +69,7 @@ static uint32_t attr_type_byte_size(struct die_reader *r, Dwarf_Attribute *type_
 	Dwarf_Word size;
 	Dwarf_Die type;
 
-	if (depth > SIG_MAX_DEPTH || !type_attr || !die_ref_followed(type_attr, ctx) ||
-	    !dwarf_alt__ref_die(type_attr, &type))
+	if (depth > SIG_MAX_DEPTH || !attr_follow(type_attr, ctx, &type))
 		return 0;
 	if (die_reader__tag_of(r, &type) == DW_TAG_pointer_type)
 		return abi->addr_size;
@@ -276,8 +280,7 @@ int sig_param__read(struct sig_param *p, Dwarf_Die *die, const struct sig_param_
 	int err;
 
 	p->loc_reg = -1;
-	if (own->origin && die_ref_followed(own->origin, ctx) &&
-	    dwarf_alt__ref_die(own->origin, &origin))
+	if (attr_follow(own->origin, ctx, &origin))
 		p->byte_size = type_byte_size(r, &origin, abi, ctx, 0);
 	else if (!own->origin)
 		p->byte_size = attr_type_byte_size(r, own->type, abi, ctx, 0);
