@@ -17,6 +17,7 @@
 #include "btf_encoder_priv.h"
 #include "lib/btf_types.h"
 #include "lib/populate.h"
+#include "lib/u32_sort.h"
 
 int btf_encoder__begin_chunk(struct btf_encoder *e, uint32_t index)
 {
@@ -130,13 +131,17 @@ static int str_ptr__cmp(const void *a, const void *b)
 
 /*
  * The names of the declarations of @btf from type @first on, sorted and
- * unique, in *@names (to free): pointers into @btf's strings.
+ * unique, in *@names (to free): pointers into @btf's strings.  A chunk
+ * before its dedup holds a declaration once per unit that makes it (200,000
+ * in a vmlinux): their name offsets are made unique first, which equal
+ * strings share (a btf_build keeps each string once), and only the distinct
+ * names compared as strings.
  */
 static int decl_names__get(const struct btf_build *btf, uint32_t first, const char ***names,
 			   size_t *nr)
 {
-	uint32_t id, end = btf_build__type_cnt(btf);
-	const char **v = NULL;
+	uint32_t id, end = btf_build__type_cnt(btf), *offs = NULL;
+	const char **v;
 	size_t n = 0, cap = 0, i, j;
 
 	for (id = first; id < end; id++) {
@@ -145,16 +150,25 @@ static int decl_names__get(const struct btf_build *btf, uint32_t first, const ch
 		if (!btf_type__is_decl(t))
 			continue;
 		if (n == cap) {
-			const char **p = realloc(v, (cap = cap ? 2 * cap : 64) * sizeof(*v));
+			uint32_t *p = realloc(offs, (cap = cap ? 2 * cap : 64) * sizeof(*offs));
 
 			if (!p) {
-				free(v);
+				free(offs);
 				return -ENOMEM;
 			}
-			v = p;
+			offs = p;
 		}
-		v[n++] = btf_build__str(btf, t->name_off);
+		offs[n++] = t->name_off;
 	}
+	n = u32__sort_unique(offs, n);
+	v = n ? malloc(n * sizeof(*v)) : NULL;
+	if (n && !v) {
+		free(offs);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		v[i] = btf_build__str(btf, offs[i]);
+	free(offs);
 	if (n)
 		qsort(v, n, sizeof(*v), str_ptr__cmp);
 	for (i = j = 0; i < n; i++)

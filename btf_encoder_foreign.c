@@ -26,6 +26,7 @@
 
 #include "btf_encoder_priv.h"
 #include "dwarf_loader.h"
+#include "lib/u32_sort.h"
 
 /* What the encoder knows of a unit of another chunk. */
 struct foreign_unit {
@@ -88,13 +89,6 @@ static bool btf_encoder__in_chunk(const struct btf_encoder *e, uint32_t off)
 		if (off >= e->cu.units.data[i].start && off < e->cu.units.data[i].end)
 			return true;
 	return false;
-}
-
-static int u32__cmp(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 static bool sorted_has(const uint32_t *v, size_t n, uint32_t x)

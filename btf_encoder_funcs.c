@@ -20,6 +20,7 @@
 #include "btf_ids.h"
 #include "func_params.h"
 #include "lib/btf_types.h"
+#include "lib/u32_sort.h"
 
 /* ---- collecting a CU's functions: prototypes and where the arguments are ---- */
 
@@ -329,13 +330,6 @@ static void btf_encoder__pass_on_unexpected(struct btf_encoder *e)
 		if (origin && !origin->unexpected_reg && !btf_encoder__has_struct_param(e, origin))
 			origin->unexpected_reg = true;
 	}
-}
-
-static int u32__cmp(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /*

@@ -22,6 +22,7 @@
 #include "lib/btf_types.h"
 #include "lib/clock.h"
 #include "lib/str_set.h"
+#include "lib/u32_sort.h"
 
 static int chunk_ptr__cmp(const void *a, const void *b)
 {
@@ -49,13 +50,6 @@ static int btf_encoders__chunks(struct btf_encoder **encoders, unsigned int nr,
 	*out = chunks;
 	*nr_chunks = n;
 	return 0;
-}
-
-static int u32__cmp(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /*
