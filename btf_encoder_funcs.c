@@ -53,14 +53,19 @@ static int btf_encoder__check_params(struct btf_encoder *e, struct cu_func *f)
 		const struct cu_param *p = &e->cu.params.data[f->first_param + i];
 		int expected, reg;
 
-		if (i >= (uint32_t)regs->nr || !p->has_location) {
+		if (!p->has_location || !param_regs__expected(regs, i, &expected)) {
 			f->optimized_parms = true;
 			continue;
 		}
-		expected = regs->regs[i] < 0 ? -1 : DW_OP_reg0 + regs->regs[i];
-		err = param_loc__reg(&e->locs, (Dwarf_Attribute *)&p->loc_attr, expected, &reg);
-		if (err)
-			return err;
+		/* Read on the way by true_signature's walk, of this same location. */
+		if (p->loc31_of && p->loc31_of == p->loc_attr.valp) {
+			reg = p->loc31_reg;
+		} else {
+			err = param_loc__reg(&e->locs, (Dwarf_Attribute *)&p->loc_attr, expected,
+					     &reg);
+			if (err)
+				return err;
+		}
 		if (reg < 0)
 			f->optimized_parms = true;
 		else if (expected >= 0 && reg != expected)
@@ -98,7 +103,8 @@ static int btf_encoder__collect_params(struct btf_encoder *e, Dwarf_Die *die, st
 				return -ENOMEM;
 			memset(param, 0, sizeof(*param));
 			/* The rules read the DIE's own attributes, before its origin's are taken in. */
-			err = btf_encoder__sig_collect_param(e, &child, &p);
+			err = btf_encoder__sig_collect_param(e, &child, &p,
+							     e->cu.params.nr - 1 - f->first_param);
 			die_attrs__inherit(&p, &e->cu.reader, false);
 			param->proto.name = p.name;
 			param->proto.type = p.type;

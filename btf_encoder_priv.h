@@ -98,6 +98,13 @@ struct cu_param {
 	bool has_location;
 	bool has_const_value;
 	struct sig_param sig; /* with true_signature */
+	/*
+	 * v1.31's register (param_loc__reg()) where the walk of true_signature's
+	 * rules read it on the way: of the location whose value is at
+	 * @loc31_of; NULL where none was read so.
+	 */
+	const unsigned char *loc31_of;
+	int loc31_reg;
 };
 
 /*
@@ -441,8 +448,12 @@ void btf_encoder__sig_begin_unit(struct btf_encoder *e, Dwarf_Die *cu_die);
 /* Reads what the rules need of function @die into @f. */
 void btf_encoder__sig_collect_func(struct btf_encoder *e, Dwarf_Die *die, const struct die_attrs *a,
 				   struct cu_func *f);
-/* Reads parameter @die, the last of e->cu.params, when true_signature is on. */
-int btf_encoder__sig_collect_param(struct btf_encoder *e, Dwarf_Die *die, struct die_attrs *a);
+/*
+ * Reads parameter @die, the last of e->cu.params and the @index-th of its
+ * function, when true_signature is on.
+ */
+int btf_encoder__sig_collect_param(struct btf_encoder *e, Dwarf_Die *die, struct die_attrs *a,
+				   uint32_t index);
 /* Once the CU is resolved: passes the concrete parameters' facts on to their origins. */
 void btf_encoder__sig_share(struct btf_encoder *e);
 /* Saves the sighting @f (the @nr-th function of the CU) into @node. */

@@ -105,11 +105,15 @@ static void sig_param_own__of(struct sig_param_own *own, Dwarf_Die *die, struct 
 	};
 }
 
-int btf_encoder__sig_collect_param(struct btf_encoder *e, Dwarf_Die *die, struct die_attrs *a)
+int btf_encoder__sig_collect_param(struct btf_encoder *e, Dwarf_Die *die, struct die_attrs *a,
+				   uint32_t index)
 {
-	struct sig_param *sp = &e->cu.params.data[e->cu.params.nr - 1].sig;
+	struct cu_param *param = &e->cu.params.data[e->cu.params.nr - 1];
+	struct sig_param *sp = &param->sig;
+	struct param_loc_walk loc31, *also = NULL;
 	struct sig_param_own own;
 	Dwarf_Attribute attrs[3];
+	int expected, err;
 
 	if (!sigs_on(e))
 		return 0;
@@ -122,8 +126,18 @@ int btf_encoder__sig_collect_param(struct btf_encoder *e, Dwarf_Die *die, struct
 		if ((ref & REF_DIE) && ref != REF_BAD)
 			sp->origin_off = ref & REF_OFF_MASK;
 	}
-	return sig_param__read(sp, die, &own, &e->cu.reader, &e->cu.sig_abi, &e->cu.ref_ctx,
-			       &e->locs);
+	/* The location list read once for both releases' rules (btf_encoder__check_params()). */
+	if (own.location && param_regs__expected(&e->in->param_regs, index, &expected)) {
+		param_loc_walk__init(&loc31, expected);
+		also = &loc31;
+	}
+	err = sig_param__read(sp, die, &own, &e->cu.reader, &e->cu.sig_abi, &e->cu.ref_ctx,
+			      &e->locs, also);
+	if (!err && also) {
+		param->loc31_of = own.location->valp;
+		param->loc31_reg = loc31.reg;
+	}
+	return err;
 }
 
 /* The parameter of @origin whose DIE is at @off, and its place; NULL for none. */

@@ -60,26 +60,47 @@ static int loc_expr__reg(const struct loc_op *expr, size_t len, bool first)
 	return expr->entry_atom;
 }
 
-struct loc_reg_walk {
-	int expected, reg;
-};
-
-static bool loc_reg__take(void *ctx, const struct loc_op *ops, size_t n, int nr)
+bool param_regs__expected(const struct param_regs *r, uint32_t i, int *expected)
 {
-	struct loc_reg_walk *w = ctx;
-	int r = loc_expr__reg(ops, n, nr == 0);
+	if (i >= (uint32_t)r->nr)
+		return false;
+	*expected = r->regs[i] < 0 ? -1 : DW_OP_reg0 + r->regs[i];
+	return true;
+}
 
+void param_loc_walk__init(struct param_loc_walk *w, int expected)
+{
+	*w = (struct param_loc_walk){ .expected = expected, .reg = -1 };
+}
+
+void param_loc_walk__take(struct param_loc_walk *w, const struct loc_op *ops, size_t n, int nr)
+{
+	int r;
+
+	if (w->done)
+		return;
+	r = loc_expr__reg(ops, n, nr == 0);
 	/* A later location that names no register keeps the one found. */
 	if (r >= 0)
 		w->reg = r;
-	return r >= 0 && r == w->expected;
+	w->done = r >= 0 && r == w->expected;
+}
+
+static bool loc_reg__take(void *ctx, const struct loc_op *ops, size_t n, int nr)
+{
+	struct param_loc_walk *w = ctx;
+
+	param_loc_walk__take(w, ops, n, nr);
+	return w->done;
 }
 
 int param_loc__reg(struct dwarf_locs *locs, Dwarf_Attribute *attr, int expected, int *reg)
 {
-	struct loc_reg_walk w = { expected, -1 };
-	int err = dwarf_locs__walk(locs, attr, loc_reg__take, &w);
+	struct param_loc_walk w;
+	int err;
 
+	param_loc_walk__init(&w, expected);
+	err = dwarf_locs__walk(locs, attr, loc_reg__take, &w);
 	*reg = w.reg;
 	return err;
 }

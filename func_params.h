@@ -39,12 +39,34 @@ struct param_regs {
 struct param_regs param_regs__for_machine(int e_machine);
 
 /*
+ * The DW_OP_reg* atom pahole v1.31 expects parameter @i in, in *@expected (-1
+ * where it names no register); false past the argument registers, where it
+ * checks no location.
+ */
+bool param_regs__expected(const struct param_regs *r, uint32_t i, int *expected);
+
+/*
  * The register a parameter with location @attr arrives in, as a DW_OP_reg*
  * atom, or -1 (in memory, or optimized out): the register of the first
  * location, or one named by DW_OP_entry_value at any location, stopping at
  * @expected; in *@reg.  0, or -ENOMEM.
  */
 int param_loc__reg(struct dwarf_locs *locs, Dwarf_Attribute *attr, int expected, int *reg);
+
+/*
+ * param_loc__reg() one location at a time, for a walk of the list made for
+ * other ends too (func_sigs.c's, which reads every location): each location
+ * in the list's order to param_loc_walk__take(), which heeds none after
+ * @done; @reg is then what param_loc__reg() gives.
+ */
+struct param_loc_walk {
+	int expected, reg;
+	bool done;
+};
+
+void param_loc_walk__init(struct param_loc_walk *w, int expected);
+/* The @nr-th location of the list (counting empty ones), of @n operations. */
+void param_loc_walk__take(struct param_loc_walk *w, const struct loc_op *ops, size_t n, int nr);
 
 /* Whether type @id of @btf (a chunk being built) is a struct, seen through typedefs and const only. */
 bool param_type__is_struct(const struct btf_build *btf, uint32_t id);

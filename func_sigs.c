@@ -154,6 +154,7 @@ static void sig_param__pieces(struct sig_param *p, const struct loc_op *expr, si
 struct sig_walk {
 	struct sig_param *p;
 	const struct sig_abi *abi;
+	struct param_loc_walk *also; /* v1.31's rule, on the same list; or NULL */
 };
 
 /* One location, the @nr-th of the list (counting empty ones). */
@@ -164,6 +165,8 @@ static bool sig_param__location(void *ctx, const struct loc_op *expr, size_t len
 	bool stack_value;
 	unsigned int atom;
 
+	if (w->also)
+		param_loc_walk__take(w->also, expr, len, nr);
 	if (!len)
 		return false;
 	stack_value = expr[len - 1].atom == DW_OP_stack_value;
@@ -273,9 +276,9 @@ void sig_param_own__read(struct sig_param_own *own, Dwarf_Die *die, Dwarf_Attrib
 
 int sig_param__read(struct sig_param *p, Dwarf_Die *die, const struct sig_param_own *own,
 		    struct die_reader *r, const struct sig_abi *abi, const struct die_ref_ctx *ctx,
-		    struct dwarf_locs *locs)
+		    struct dwarf_locs *locs, struct param_loc_walk *also)
 {
-	struct sig_walk w = { p, abi };
+	struct sig_walk w = { p, abi, also };
 	Dwarf_Die origin;
 	int err;
 

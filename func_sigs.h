@@ -76,11 +76,13 @@ struct die_reader;
 /*
  * Reads @die (a DW_TAG_formal_parameter), whose own attributes are @own,
  * into @p, all of it but the offsets: 0 or -ENOMEM.  The DIEs of @r's unit
- * (the types its size is found through) are read by @r.
+ * (the types its size is found through) are read by @r.  @also, unless
+ * NULL, is given each location of the list as it is read (func_params.h),
+ * so that v1.31's rule needs no walk of its own.
  */
 int sig_param__read(struct sig_param *p, Dwarf_Die *die, const struct sig_param_own *own,
 		    struct die_reader *r, const struct sig_abi *abi, const struct die_ref_ctx *ctx,
-		    struct dwarf_locs *locs);
+		    struct dwarf_locs *locs, struct param_loc_walk *also);
 
 /*
  * Passes what concrete parameter @from knows on to its abstract origin @to,
