@@ -629,7 +629,15 @@ static int dedup_ref(struct dedup *d, uint32_t id)
 
 static int resolve_ref(uint32_t *id, void *ctx)
 {
-	int to = dedup_ref(ctx, *id);
+	struct dedup *d = ctx;
+	int to;
+
+	/* Most references are to types already deduplicated: no call for those. */
+	if (is_mapped(d, *id)) {
+		*id = resolve(d, *id);
+		return 0;
+	}
+	to = dedup_ref(d, *id);
 
 	if (to < 0)
 		return to;
@@ -725,7 +733,7 @@ int dedup__types(struct dedup *d)
 			err = dedup_composite(d, id);
 	err = err ?: dedup_fwds(d);
 	for (id = d->nb; id < d->nr && !err; id++) {
-		int to = dedup_ref(d, id);
+		int to = is_mapped(d, id) ? 0 : dedup_ref(d, id);
 
 		err = to < 0 ? to : 0;
 	}
