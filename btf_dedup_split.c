@@ -49,8 +49,8 @@ struct dedup_kind {
 	uint64_t (*hash)(const struct btf_type *t);
 	/* Whether a reference type equals a candidate, its references resolved. */
 	bool (*equal)(const struct btf_type *a, const struct btf_type *b);
-	/* Its part of the type graphs' equivalence; NULL: no part (an error). */
-	int (*equiv)(struct dedup *d, const struct btf_type *a, const struct btf_type *b);
+	/* Its part of the type graphs' equivalence (equiv_node()); EQUIV_none: an error. */
+	uint8_t equiv;
 	/* Its dedup in the first two passes; NULL: a reference type, of the third. */
 	int (*dedup)(struct dedup *d, uint32_t id);
 	/* Whether two of its types are alike, as libbpf 1.6's identical types; NULL: never. */
@@ -239,32 +239,37 @@ static void hypot_clear(struct dedup *d)
 	d->adjust_canon = false;
 }
 
-static int equiv(struct dedup *d, uint32_t cand, uint32_t canon);
+static int equiv_node(struct dedup *d, uint32_t cand, uint32_t canon);
 
-/* The kinds' parts of equiv(): @a and @b are of one kind, and one name. */
-
-static int equiv_int(struct dedup *d, const struct btf_type *a, const struct btf_type *b)
+/*
+ * Whether the type graph of @cand (a module type) is that of @canon, as
+ * libbpf's btf_dedup_is_equiv() judges: 1, 0 or a negative errno.  What it
+ * pairs goes into the hypothetical map, from @canon's side.  Its first test
+ * inline: a third of the pairs a graph meets are of one representative.
+ */
+static inline int equiv(struct dedup *d, uint32_t cand, uint32_t canon)
 {
-	(void)d;
-	return btf_sig__equal_int_tag(a, b);
+	if (resolve(d, cand) == resolve(d, canon))
+		return 1;
+	return equiv_node(d, cand, canon);
 }
 
-static int equiv_enum(struct dedup *d, const struct btf_type *a, const struct btf_type *b)
-{
-	(void)d;
-	return btf_sig__compat_enum(a, b);
-}
+/*
+ * The kinds' parts of equiv(), by the EQUIV column of lib/btf_kinds.h: a
+ * switch in equiv_node(), not a call through a pointer per node.
+ */
+enum {
+	EQUIV_none,
+	EQUIV_int,
+	EQUIV_enum,
+	EQUIV_common,
+	EQUIV_ref,
+	EQUIV_array,
+	EQUIV_struct,
+	EQUIV_proto
+};
 
-static int equiv_common(struct dedup *d, const struct btf_type *a, const struct btf_type *b)
-{
-	(void)d;
-	return btf_sig__equal_common(a, b);
-}
-
-static int equiv_ref(struct dedup *d, const struct btf_type *a, const struct btf_type *b)
-{
-	return a->info == b->info ? equiv(d, a->type, b->type) : 0;
-}
+/* Those that refer to more than one type: @a and @b are of one kind, and one name. */
 
 static int equiv_array(struct dedup *d, const struct btf_type *a, const struct btf_type *b)
 {
@@ -276,7 +281,7 @@ static int equiv_array(struct dedup *d, const struct btf_type *a, const struct b
 	return eq <= 0 ? eq : equiv(d, btf_array(a)->type, btf_array(b)->type);
 }
 
-static int equiv_struct(struct dedup *d, const struct btf_type *a, const struct btf_type *b)
+static inline int equiv_struct(struct dedup *d, const struct btf_type *a, const struct btf_type *b)
 {
 	const struct btf_member *m = btf_members(a), *n = btf_members(b);
 	int i, eq;
@@ -311,20 +316,18 @@ static int dedup_composite(struct dedup *d, uint32_t id);
 /* The kinds' rows (lib/btf_kinds.h), by HASH, EQUAL, EQUIV, DEDUP, IDENTICAL; "none" is NULL. */
 #define btf_sig__hash_none NULL
 #define btf_sig__equal_none NULL
-#define equiv_none NULL
 #define dedup_none NULL
 #define identical_none NULL
 static const struct dedup_kind dedup_kinds[NR_BTF_KINDS] = {
 #define BTF_KIND_DEDUP(kind, name, extra, item, named, ids, log, match, hash, equal, equiv, dedup, \
 		       identical)                                                                  \
-	[BTF_KIND_##kind] = { btf_sig__hash_##hash, btf_sig__equal_##equal, equiv_##equiv,         \
+	[BTF_KIND_##kind] = { btf_sig__hash_##hash, btf_sig__equal_##equal, EQUIV_##equiv,         \
 			      dedup_##dedup, identical_##identical },
 	BTF_KINDS(BTF_KIND_DEDUP)
 #undef BTF_KIND_DEDUP
 };
 #undef btf_sig__hash_none
 #undef btf_sig__equal_none
-#undef equiv_none
 #undef dedup_none
 #undef identical_none
 
@@ -354,46 +357,70 @@ static bool identical(const struct dedup *d, uint32_t seen, uint32_t cand)
 }
 
 /*
- * Whether the type graph of @cand (a module type) is that of @canon, as
- * libbpf's btf_dedup_is_equiv() judges: 1, 0 or a negative errno.  What it
- * pairs goes into the hypothetical map, from @canon's side.
+ * equiv() past its first test: @cand and @canon of two representatives.  A
+ * chain of reference types is followed in a loop, each pair as equiv()
+ * would take it.
  */
-static int equiv(struct dedup *d, uint32_t cand, uint32_t canon)
+static int equiv_node(struct dedup *d, uint32_t cand, uint32_t canon)
 {
 	const struct btf_type *a, *b;
 	unsigned int ka, kb;
 	uint32_t seen;
 	int err;
 
-	if (resolve(d, cand) == resolve(d, canon))
-		return 1;
-	canon = resolve_fwd(d, canon);
-	seen = hypot_of(d, canon);
-	if (seen <= ID_MAX)
-		return seen == cand || identical(d, seen, cand);
-	err = hypot_add(d, canon, cand);
-	if (err)
-		return err;
-	a = type_of(d, cand);
-	b = type_of(d, canon);
-	ka = btf_kind(a);
-	kb = btf_kind(b);
-	if (a->name_off != b->name_off)
-		return 0;
-	if ((ka == BTF_KIND_FWD) != (kb == BTF_KIND_FWD)) {
-		/* A FWD and a struct or union: alike if the FWD says that kind. */
-		if (ka == BTF_KIND_FWD)
-			return fwd_kind(a) == kb;
-		if (fwd_kind(b) != ka)
+	for (;;) {
+		canon = resolve_fwd(d, canon);
+		seen = hypot_of(d, canon);
+		if (seen <= ID_MAX)
+			return seen == cand || identical(d, seen, cand);
+		err = hypot_add(d, canon, cand);
+		if (err)
+			return err;
+		a = type_of(d, cand);
+		b = type_of(d, canon);
+		ka = btf_kind(a);
+		kb = btf_kind(b);
+		if (a->name_off != b->name_off)
 			return 0;
-		/* It would resolve a base FWD: the base cannot change. */
-		if (canon < d->nb)
-			d->adjust_canon = true;
-		return 1;
+		if ((ka == BTF_KIND_FWD) != (kb == BTF_KIND_FWD)) {
+			/* A FWD and a struct or union: alike if the FWD says that kind. */
+			if (ka == BTF_KIND_FWD)
+				return fwd_kind(a) == kb;
+			if (fwd_kind(b) != ka)
+				return 0;
+			/* It would resolve a base FWD: the base cannot change. */
+			if (canon < d->nb)
+				d->adjust_canon = true;
+			return 1;
+		}
+		if (ka != kb)
+			return 0;
+		switch (kind_of(a)->equiv) {
+		case EQUIV_int:
+			return btf_sig__equal_int_tag(a, b);
+		case EQUIV_enum:
+			return btf_sig__compat_enum(a, b);
+		case EQUIV_common:
+			return btf_sig__equal_common(a, b);
+		case EQUIV_array:
+			return equiv_array(d, a, b);
+		case EQUIV_struct:
+			return equiv_struct(d, a, b);
+		case EQUIV_proto:
+			return equiv_proto(d, a, b);
+		case EQUIV_ref:
+			/* Of one kind and name: the same flags, and what they refer to. */
+			if (a->info != b->info)
+				return 0;
+			cand = a->type;
+			canon = b->type;
+			if (resolve(d, cand) == resolve(d, canon))
+				return 1;
+			break;
+		default:
+			return -EINVAL;
+		}
 	}
-	if (ka != kb)
-		return 0;
-	return kind_of(a)->equiv ? kind_of(a)->equiv(d, a, b) : -EINVAL;
 }
 
 /* After a match: FWDs resolved both ways, structs mapped where that is safe. */
