@@ -32,6 +32,16 @@ struct dedup_id {
 	uint32_t map, hypot;
 };
 
+/*
+ * A canonical type the hypothetical map pairs, and the kinds of it and of
+ * its pair, as equiv() read them: hypot_merge() reads a type again only
+ * where one has come to stand for another since.
+ */
+struct dedup_hypot {
+	uint32_t canon;
+	uint8_t canon_kind, cand_kind;
+};
+
 struct dedup {
 	const struct btf_base *base; /* NULL: a BTF of its own (btf_dedup__whole()) */
 	uint32_t nb; /* base types with void: the module's first type ID */
@@ -39,7 +49,7 @@ struct dedup {
 	/* The module's types, in its BTF, rewritten in place: IDs after the base's. */
 	struct btf_type **types; /* types[id - nb] */
 	struct dedup_id *ids; /* by type ID, of the base and the module */
-	uint32_t *hypot_list;
+	struct dedup_hypot *hypot_list;
 	size_t hypot_nr, hypot_cap;
 	bool adjust_canon;
 	/* Which libbpf's rules: typedefs by graph, identical types (btf_dedup.h). */

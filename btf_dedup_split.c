@@ -58,15 +58,20 @@ struct dedup_kind {
 			  int depth);
 };
 
-/* A FWD's struct or union, once it has one; else @id. */
-static uint32_t resolve_fwd(const struct dedup *d, uint32_t id)
+/* A FWD's struct or union, once it has one, into *@id: the type at *@id. */
+static const struct btf_type *resolve_fwd(const struct dedup *d, uint32_t *id)
 {
+	const struct btf_type *t = type_of(d, *id), *r;
 	uint32_t to;
 
-	if (!btf_is_fwd(type_of(d, id)))
-		return id;
-	to = resolve(d, id);
-	return btf_is_fwd(type_of(d, to)) ? id : to;
+	if (!btf_is_fwd(t))
+		return t;
+	to = resolve(d, *id);
+	r = type_of(d, to);
+	if (btf_is_fwd(r))
+		return t;
+	*id = to;
+	return r;
 }
 
 static unsigned int fwd_kind(const struct btf_type *t)
@@ -213,19 +218,21 @@ static bool identical_proto(const struct dedup *d, const struct btf_type *a,
 	return true;
 }
 
-static int hypot_add(struct dedup *d, uint32_t from, uint32_t to)
+/* @cand paired with @canon, of kinds @cand_kind and @canon_kind. */
+static int hypot_add(struct dedup *d, uint32_t canon, unsigned int canon_kind, uint32_t cand,
+		     unsigned int cand_kind)
 {
 	if (d->hypot_nr == d->hypot_cap) {
 		size_t cap = d->hypot_cap ? 2 * d->hypot_cap : 64;
-		uint32_t *list = realloc(d->hypot_list, cap * sizeof(*list));
+		struct dedup_hypot *list = realloc(d->hypot_list, cap * sizeof(*list));
 
 		if (!list)
 			return -ENOMEM;
 		d->hypot_list = list;
 		d->hypot_cap = cap;
 	}
-	d->hypot_list[d->hypot_nr++] = from;
-	hypot_set(d, from, to);
+	d->hypot_list[d->hypot_nr++] = (struct dedup_hypot){ canon, canon_kind, cand_kind };
+	hypot_set(d, canon, cand);
 	return 0;
 }
 
@@ -234,7 +241,7 @@ static void hypot_clear(struct dedup *d)
 	size_t i;
 
 	for (i = 0; i < d->hypot_nr; i++)
-		hypot_set(d, d->hypot_list[i], ID_UNSEEN);
+		hypot_set(d, d->hypot_list[i].canon, ID_UNSEEN);
 	d->hypot_nr = 0;
 	d->adjust_canon = false;
 }
@@ -369,17 +376,16 @@ static int equiv_node(struct dedup *d, uint32_t cand, uint32_t canon)
 	int err;
 
 	for (;;) {
-		canon = resolve_fwd(d, canon);
+		b = resolve_fwd(d, &canon);
 		seen = hypot_of(d, canon);
 		if (seen <= ID_MAX)
 			return seen == cand || identical(d, seen, cand);
-		err = hypot_add(d, canon, cand);
-		if (err)
-			return err;
 		a = type_of(d, cand);
-		b = type_of(d, canon);
 		ka = btf_kind(a);
 		kb = btf_kind(b);
+		err = hypot_add(d, canon, kb, cand, ka);
+		if (err)
+			return err;
 		if (a->name_off != b->name_off)
 			return 0;
 		if ((ka == BTF_KIND_FWD) != (kb == BTF_KIND_FWD)) {
@@ -429,9 +435,11 @@ static void hypot_merge(struct dedup *d)
 	size_t i;
 
 	for (i = 0; i < d->hypot_nr; i++) {
-		uint32_t c = resolve(d, d->hypot_list[i]),
-			 t = resolve(d, hypot_of(d, d->hypot_list[i]));
-		unsigned int kc = btf_kind(type_of(d, c)), kt = btf_kind(type_of(d, t));
+		const struct dedup_hypot *h = &d->hypot_list[i];
+		uint32_t cand = hypot_of(d, h->canon);
+		uint32_t c = resolve(d, h->canon), t = resolve(d, cand);
+		unsigned int kc = c == h->canon ? h->canon_kind : btf_kind(type_of(d, c));
+		unsigned int kt = t == cand ? h->cand_kind : btf_kind(type_of(d, t));
 
 		/* A FWD of the base too, so that module FWDs resolved to it follow. */
 		if (kt != BTF_KIND_FWD && kc == BTF_KIND_FWD)
