@@ -163,14 +163,14 @@ static int dedup__load(struct dedup *d, struct btf_build *module, struct str_set
  */
 static int dedup__load_own(struct dedup *d, uint32_t n, struct btf_build *b)
 {
-	uint32_t id, max_id = 0, max_str = 0;
+	uint32_t id, max_id = 0;
 	int err;
 
 	d->nr = d->nb + n;
 	err = dedup__room(&d->types, &d->types_cap, n ?: 1, sizeof(*d->types));
 	for (id = 1; id <= n && !err; id++) {
 		d->types[id - 1] = btf_build__type(b, id);
-		btf_type__max_refs(d->types[id - 1], &max_id, &max_str);
+		max_id = btf_type__max_id(d->types[id - 1], max_id);
 	}
 	return err ?: (max_id <= n ? 0 : -EINVAL);
 }

@@ -703,51 +703,72 @@ static void fwd_names__count(struct fwd_name *names, size_t n, const struct btf_
 		f->id = id;
 }
 
+/* The module's FWDs that stand for themselves, in ID order, into *@fwds: their count. */
+static int dedup_fwds__list(const struct dedup *d, uint32_t **fwds)
+{
+	uint32_t *list = NULL, *more, cap = 0, n = 0, id;
+
+	for (id = d->nb; id < d->nr; id++) {
+		if (!btf_is_fwd(split_type(d, id)) || map_of(d, id) != id)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			more = realloc(list, cap * sizeof(*list));
+			if (!more) {
+				free(list);
+				return -ENOMEM;
+			}
+			list = more;
+		}
+		list[n++] = id;
+	}
+	*fwds = list;
+	return n;
+}
+
 /*
  * FWDs no graph resolved: to the struct or union of their name, when
- * exactly one of the base's and the module's stands for itself.
+ * exactly one of the base's and the module's stands for itself.  Those
+ * FWDs are listed once: the types are walked twice, not four times.
  */
 static int dedup_fwds(struct dedup *d)
 {
 	struct fwd_name *names;
-	size_t n = 0, i, j;
-	uint32_t id;
+	uint32_t *fwds, id;
+	int n = dedup_fwds__list(d, &fwds), i, j;
 
-	for (id = d->nb; id < d->nr; id++)
-		n += btf_is_fwd(split_type(d, id)) && map_of(d, id) == id;
-	if (!n)
-		return 0;
+	if (n <= 0)
+		return n;
 	names = calloc(n, sizeof(*names));
-	if (!names)
+	if (!names) {
+		free(fwds);
 		return -ENOMEM;
-	for (id = d->nb, i = 0; id < d->nr; id++)
-		if (btf_is_fwd(split_type(d, id)) && map_of(d, id) == id)
-			names[i++].name_off = split_type(d, id)->name_off;
+	}
+	for (i = 0; i < n; i++)
+		names[i].name_off = split_type(d, fwds[i])->name_off;
 	qsort(names, n, sizeof(*names), fwd_name__cmp);
 	for (i = j = 0; i < n; i++)
 		if (!j || names[j - 1].name_off != names[i].name_off)
 			names[j++] = names[i];
-	n = j;
 	for (id = 1; id < d->nr; id++) {
 		const struct btf_type *t = type_of(d, id);
 
 		if (btf_is_composite(t) && map_of(d, id) == id)
-			fwd_names__count(names, n, t, id);
+			fwd_names__count(names, j, t, id);
 	}
-	for (id = d->nb; id < d->nr; id++) {
-		const struct btf_type *t = split_type(d, id), *c;
+	for (i = 0; i < n; i++) {
+		const struct btf_type *t = split_type(d, fwds[i]), *c;
 		struct fwd_name key = { .name_off = t->name_off }, *f;
 
-		if (!btf_is_fwd(t) || map_of(d, id) != id)
-			continue;
-		f = bsearch(&key, names, n, sizeof(*names), fwd_name__cmp);
+		f = bsearch(&key, names, j, sizeof(*names), fwd_name__cmp);
 		if (!f || f->nr != 1)
 			continue;
 		c = type_of(d, f->id);
 		if (btf_kind(c) == fwd_kind(t))
-			map_set(d, id, f->id);
+			map_set(d, fwds[i], f->id);
 	}
 	free(names);
+	free(fwds);
 	return 0;
 }
 

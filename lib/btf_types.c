@@ -184,6 +184,11 @@ void btf_type__max_refs(const struct btf_type *t, uint32_t *max_id, uint32_t *ma
 	*max_str = ops->named_items ? max_items(t, ops->item, ops->extra, str) : str;
 }
 
+uint32_t btf_type__max_id(const struct btf_type *t, uint32_t max)
+{
+	return btf_kind_ops[btf_kind(t)].max_id(t, max);
+}
+
 int btf_type__visit_strs(struct btf_type *t, int (*visit)(uint32_t *off, void *ctx), void *ctx)
 {
 	const struct btf_kind_ops *ops = &btf_kind_ops[btf_kind(t)];

@@ -46,6 +46,9 @@ size_t btf_type__size(const struct btf_type *t);
  */
 void btf_type__max_refs(const struct btf_type *t, uint32_t *max_id, uint32_t *max_str);
 
+/* The largest of @max and the type IDs @t refers to: btf_type__max_refs() without the strings. */
+uint32_t btf_type__max_id(const struct btf_type *t, uint32_t max);
+
 /*
  * Calls @visit on each string offset of @t, its name's first, then its
  * members', enumerators' or parameters' in order (as libbpf visits them);
