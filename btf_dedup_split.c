@@ -291,11 +291,12 @@ static int equiv_array(struct dedup *d, const struct btf_type *a, const struct b
 static inline int equiv_struct(struct dedup *d, const struct btf_type *a, const struct btf_type *b)
 {
 	const struct btf_member *m = btf_members(a), *n = btf_members(b);
-	int i, eq;
+	/* Read once: the compiler cannot tell the hypothetical map's writes from @a's info. */
+	int i, eq, vlen = btf_vlen(a);
 
 	if (!btf_sig__shallow_equal_struct(a, b))
 		return 0;
-	for (i = 0; i < btf_vlen(a); i++) {
+	for (i = 0; i < vlen; i++) {
 		eq = equiv(d, m[i].type, n[i].type);
 		if (eq <= 0)
 			return eq;
@@ -306,12 +307,12 @@ static inline int equiv_struct(struct dedup *d, const struct btf_type *a, const 
 static int equiv_proto(struct dedup *d, const struct btf_type *a, const struct btf_type *b)
 {
 	const struct btf_param *p = btf_params(a), *q = btf_params(b);
-	int i, eq;
+	int i, eq, vlen = btf_vlen(a);
 
 	if (!btf_sig__compat_proto(a, b))
 		return 0;
 	eq = equiv(d, a->type, b->type);
-	for (i = 0; eq > 0 && i < btf_vlen(a); i++)
+	for (i = 0; eq > 0 && i < vlen; i++)
 		eq = equiv(d, p[i].type, q[i].type);
 	return eq;
 }
@@ -388,8 +389,11 @@ static int equiv_node(struct dedup *d, uint32_t cand, uint32_t canon)
 			return err;
 		if (a->name_off != b->name_off)
 			return 0;
-		if ((ka == BTF_KIND_FWD) != (kb == BTF_KIND_FWD)) {
-			/* A FWD and a struct or union: alike if the FWD says that kind. */
+		/* Kinds that differ: only a FWD and a struct or union can be alike. */
+		if (ka != kb) {
+			if ((ka == BTF_KIND_FWD) == (kb == BTF_KIND_FWD))
+				return 0;
+			/* Alike if the FWD says that kind. */
 			if (ka == BTF_KIND_FWD)
 				return fwd_kind(a) == kb;
 			if (fwd_kind(b) != ka)
@@ -399,8 +403,6 @@ static int equiv_node(struct dedup *d, uint32_t cand, uint32_t canon)
 				d->adjust_canon = true;
 			return 1;
 		}
-		if (ka != kb)
-			return 0;
 		switch (kind_of(a)->equiv) {
 		case EQUIV_int:
 			return btf_sig__equal_int_tag(a, b);
@@ -429,9 +431,14 @@ static int equiv_node(struct dedup *d, uint32_t cand, uint32_t canon)
 	}
 }
 
-/* After a match: FWDs resolved both ways, structs mapped where that is safe. */
+/*
+ * After a match: FWDs resolved both ways, structs mapped where that is
+ * safe.  The hypothetical map is emptied on the way (each pair is read
+ * once, its own), d->adjust_canon left for the caller.
+ */
 static void hypot_merge(struct dedup *d)
 {
+	bool adjust_canon = d->adjust_canon;
 	size_t i;
 
 	for (i = 0; i < d->hypot_nr; i++) {
@@ -441,10 +448,11 @@ static void hypot_merge(struct dedup *d)
 		unsigned int kc = c == h->canon ? h->canon_kind : btf_kind(type_of(d, c));
 		unsigned int kt = t == cand ? h->cand_kind : btf_kind(type_of(d, t));
 
+		hypot_set(d, h->canon, ID_UNSEEN);
 		/* A FWD of the base too, so that module FWDs resolved to it follow. */
 		if (kt != BTF_KIND_FWD && kc == BTF_KIND_FWD)
 			map_set(d, c, t);
-		if (d->adjust_canon)
+		if (adjust_canon)
 			continue;
 		if (kt == BTF_KIND_FWD && kc != BTF_KIND_FWD)
 			map_set(d, t, c);
@@ -452,6 +460,7 @@ static void hypot_merge(struct dedup *d)
 		    is_mapped(d, c) && !is_mapped(d, t))
 			map_set(d, t, c);
 	}
+	d->hypot_nr = 0;
 }
 
 /* INTs, FWDs and FLOATs: the first candidate equal to them. */
