@@ -65,6 +65,7 @@ void cand_table__free(struct cand_table *c)
 {
 	free(c->v);
 	free(c->out);
+	free(c->aside);
 	free(c->heads);
 	*c = (struct cand_table){};
 }
@@ -114,49 +115,51 @@ int cand_table__add(struct cand_table *c, uint64_t key, uint32_t id)
 	return 0;
 }
 
-/* Room for @n entries in c->out: 0 or -ENOMEM. */
-static int cand_table__out_room(struct cand_table *c, uint32_t n)
+/* Room for @n entries at *@p, which holds *@cap: 0 or -ENOMEM. */
+static int cand_table__room(uint32_t **p, uint32_t *cap, uint32_t n)
 {
-	uint32_t cap = c->out_cap ? c->out_cap : 64, *out;
+	uint32_t want = *cap ? *cap : 64, *more;
 
-	while (cap < n)
-		cap *= 2;
-	if (cap == c->out_cap)
+	while (want < n)
+		want *= 2;
+	if (want == *cap)
 		return 0;
-	out = realloc(c->out, cap * sizeof(*out));
-	if (!out)
+	more = realloc(*p, want * sizeof(*more));
+	if (!more)
 		return -ENOMEM;
-	c->out = out;
-	c->out_cap = cap;
+	*p = more;
+	*cap = want;
 	return 0;
 }
 
 int cand_table__get(struct cand_table *c, uint64_t key)
 {
-	uint32_t lead_back = c->grows & 1 ? CAND_BACK : 0, n = 0, back, e, i;
-	uint32_t head = c->heads[cand_bucket(c, key)];
+	uint32_t lead_back = c->grows & 1 ? CAND_BACK : 0, n = 0, aside = 0, e;
 
-	/* A walk counts them, so that the others can go from the end in the next. */
-	for (e = head; e != NO_ENTRY; e = c->v[e].next)
-		n += c->v[e].key == key;
-	if (cand_table__out_room(c, n))
-		return -ENOMEM;
 	/*
-	 * The chain has them newest first: those at the end read first lead,
-	 * newest first; then the others, oldest first (from the end, newest
-	 * last).
+	 * One walk of the chain, which has them newest first: those at the
+	 * end read first lead, newest first, straight into c->out; the others
+	 * are set aside, to follow oldest first (from the end, newest last).
 	 */
-	back = n;
-	i = 0;
-	for (e = head; e != NO_ENTRY; e = c->v[e].next) {
+	for (e = c->heads[cand_bucket(c, key)]; e != NO_ENTRY; e = c->v[e].next) {
 		uint32_t id = c->v[e].id;
 
 		if (c->v[e].key != key)
 			continue;
-		if ((id & CAND_BACK) == lead_back)
-			c->out[i++] = id & ~CAND_BACK;
-		else
-			c->out[--back] = id & ~CAND_BACK;
+		if ((id & CAND_BACK) == lead_back) {
+			if (n == c->out_cap && cand_table__room(&c->out, &c->out_cap, n + 1))
+				return -ENOMEM;
+			c->out[n++] = id & ~CAND_BACK;
+		} else {
+			if (aside == c->aside_cap &&
+			    cand_table__room(&c->aside, &c->aside_cap, aside + 1))
+				return -ENOMEM;
+			c->aside[aside++] = id & ~CAND_BACK;
+		}
 	}
+	if (aside && cand_table__room(&c->out, &c->out_cap, n + aside))
+		return -ENOMEM;
+	while (aside)
+		c->out[n++] = c->aside[--aside];
 	return n;
 }

@@ -35,6 +35,7 @@ struct cand_table {
 	size_t libbpf_cap; /* the capacity libbpf's map would have */
 	unsigned int grows;
 	uint32_t *out, out_cap; /* the last cand_table__get() */
+	uint32_t *aside, aside_cap; /* its entries to go after those that lead */
 };
 
 /*
