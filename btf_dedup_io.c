@@ -252,11 +252,9 @@ static int dedup__write(struct dedup *d, const struct dedup_strs *strs, uint32_t
 				    .str_off = len,
 				    .str_len = strs->len };
 	p = (char *)(hdr + 1);
-	for (id = d->nb; id < d->nr && !err; id++) {
-		struct btf_type *t = split_type(d, id);
+	for (i = 0; i < d->kept_nr && !err; i++) {
+		struct btf_type *t = split_type(d, d->kept[i]);
 
-		if (map_of(d, id) != id)
-			continue;
 		memcpy(p, t, btf_type__size(t));
 		err = btf_type__visit_ids((struct btf_type *)p, out_id, d);
 		p += btf_type__size(t);
@@ -281,6 +279,7 @@ static void dedup__free(struct dedup *d)
 	free(d->types);
 	free(d->ids);
 	free(d->hypot_list);
+	free(d->kept);
 	str_set__free(&d->strs);
 	free(d->out);
 }
@@ -293,13 +292,38 @@ static void dedup__free(struct dedup *d)
 static int dedup__own_strs(struct dedup *d, const struct btf_build *b, struct str_set *strs)
 {
 	struct strs_collect c = { b, strs };
-	uint32_t id;
+	uint32_t i;
 	int err = str_set__add(strs, "");
 
-	for (id = d->nb; id < d->nr && err >= 0; id++)
-		if (map_of(d, id) == id)
-			err = btf_type__visit_strs(split_type(d, id), collect_str, &c);
+	for (i = 0; i < d->kept_nr && err >= 0; i++)
+		err = btf_type__visit_strs(split_type(d, d->kept[i]), collect_str, &c);
 	return err < 0 ? err : 0;
+}
+
+/*
+ * The types that stand for themselves, listed once for the strings and
+ * the writing, which would each walk all the types (a tenth are kept).
+ */
+static int dedup__kept(struct dedup *d)
+{
+	uint32_t id;
+
+	d->kept_nr = 0;
+	for (id = d->nb; id < d->nr; id++) {
+		if (map_of(d, id) != id)
+			continue;
+		if (d->kept_nr == d->kept_cap) {
+			uint32_t cap = d->kept_cap ? 2 * d->kept_cap : 1024, *more;
+
+			more = realloc(d->kept, (size_t)cap * sizeof(*more));
+			if (!more)
+				return -ENOMEM;
+			d->kept = more;
+			d->kept_cap = cap;
+		}
+		d->kept[d->kept_nr++] = id;
+	}
+	return 0;
 }
 
 /*
@@ -314,6 +338,7 @@ static int dedup__run(struct dedup *d, const struct btf_build *b, const struct d
 	int err = dedup__init(d);
 
 	err = err ?: dedup__types(d);
+	err = err ?: dedup__kept(d);
 	if (!err && b)
 		err = dedup__own_strs(d, b, &d->strs);
 	out = whole ? *whole : (struct dedup_strs){ .data = d->strs.data, .len = d->strs.len };

@@ -51,6 +51,8 @@ struct dedup {
 	struct dedup_id *ids; /* by type ID, of the base and the module */
 	struct dedup_hypot *hypot_list;
 	size_t hypot_nr, hypot_cap;
+	/* The module's types that stand for themselves, in order (dedup__kept()). */
+	uint32_t *kept, kept_nr, kept_cap;
 	bool adjust_canon;
 	/* Which libbpf's rules: typedefs by graph, identical types (btf_dedup.h). */
 	struct btf_dedup_rules rules;
