@@ -26,10 +26,12 @@
  *              its part in the dedup of split BTF (btf_dedup_split.c):
  *              its signature (hash_HASH), its equality as a reference type
  *              (equal_EQUAL), its part of type-graph equivalence
- *              (equiv_EQUIV), its pass (dedup_DEDUP: none for a reference
- *              type), and libbpf 1.6's identical types (identical_IDENTICAL)
+ *              (EQUIV_EQUIV, a case of equiv_node()), its pass
+ *              (dedup_DEDUP: none for a reference type), and libbpf 1.6's
+ *              identical types (identical_IDENTICAL)
  *
- * "none": the kind has no part there (the table's entry is NULL).
+ * "none": the kind has no part there (the table's entry is NULL, or
+ * EQUIV_none).
  */
 #define BTF_KINDS(BTF_KIND)                                                                        \
 	BTF_KIND(UNKN, "UNKNOWN", 0, 0, 0, none, none, none, none, none, none, none, void)         \
