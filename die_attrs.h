@@ -157,8 +157,11 @@ struct die_attrs {
  */
 uint32_t die_ref(Dwarf_Attribute *attr, const struct die_ref_ctx *ctx);
 
-/* Whether die_attrs__collect() reads attribute DW_AT_* @at. */
-bool die_attrs__wanted(unsigned int at);
+/*
+ * die_reader's wanted (die_reader.h): 0 for an attribute that
+ * die_attrs__collect() does not read, else how die_attrs__get() reads it.
+ */
+unsigned int die_attrs__wanted(unsigned int at, unsigned int form);
 
 /*
  * A dwarf_getattrs() callback that fills the struct die_attrs at @arg,

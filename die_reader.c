@@ -31,7 +31,7 @@ static const unsigned char *cu_end(struct die_reader *r, Dwarf_Die *cu_die, Dwar
 }
 
 void die_reader__begin_cu(struct die_reader *r, Dwarf_Die *cu_die, bool big_endian,
-			  bool (*wanted)(unsigned int at))
+			  unsigned int (*wanted)(unsigned int at, unsigned int form))
 {
 	Dwarf_Half version = 0;
 	Dwarf_Off abbrev_off = 0;
@@ -238,10 +238,33 @@ const struct die_reader_code *die_reader__plan(struct die_reader *r, Dwarf_Die *
 	return plan && plan->state == PLAN_READY ? plan : NULL;
 }
 
+/* A die_reader__getattrs() callback and its argument. */
+struct getattrs_cb {
+	int (*cb)(Dwarf_Attribute *attr, void *arg);
+	void *arg;
+};
+
+/* Hands @spec's value at @valp to the callback as libdw's attribute. */
+static void hand_over(const struct die_reader_spec *spec, const unsigned char *valp, Dwarf_Die *die,
+		      void *arg)
+{
+	const struct getattrs_cb *c = arg;
+	Dwarf_Attribute attr = {
+		.code = spec->name,
+		.form = spec->form,
+		.valp = (unsigned char *)valp,
+		.cu = die->cu,
+	};
+
+	c->cb(&attr, c->arg);
+}
+
 void die_reader__getattrs(struct die_reader *r, Dwarf_Die *die,
 			  int (*cb)(Dwarf_Attribute *attr, void *arg), void *arg)
 {
-	if (!die_reader__read_planned(r, die, cb, arg))
+	struct getattrs_cb c = { cb, arg };
+
+	if (!die_reader__read_planned(r, die, hand_over, &c))
 		dwarf_getattrs(die, cb, arg, 0);
 }
 

@@ -101,11 +101,16 @@ struct die_reader {
 	uint8_t addr_size, offset_size;
 	uint16_t version;
 	bool big_endian;
-	/* By DW_AT_* code below 256: whether the callback is called for it. */
-	bool (*wanted)(unsigned int at);
+	/*
+	 * Of an attribute's DW_AT_* code and form: 0 when the callback is not
+	 * called for it, else a code of the caller's below 256, kept in the
+	 * plan (die_reader_plan.h: a spec's op) for a reader of its own to
+	 * switch on.
+	 */
+	unsigned int (*wanted)(unsigned int at, unsigned int form);
 	DARRAY(struct die_reader_code) codes; /* by abbreviation code */
 	DARRAY(struct die_reader_spec) specs; /* the attributes of their plans */
-	DARRAY(uint32_t) wanted_specs; /* the wanted ones of each plan, by index in specs */
+	DARRAY(struct die_reader_spec) wanted_specs; /* copies of the wanted ones of each plan */
 	/* The DIE whose attributes were read last, where they end, and whether children follow. */
 	const void *last_die;
 	const unsigned char *last_end;
@@ -128,9 +133,12 @@ void die_reader__init(struct die_reader *r, const unsigned char *info,
 		      const unsigned char *info_end, const unsigned char *abbrev,
 		      const unsigned char *abbrev_end);
 
-/* Starts on the CU of @cu_die; @wanted says which DW_AT_* codes the callbacks get. */
+/*
+ * Starts on the CU of @cu_die; @wanted says which attributes the callbacks
+ * get (struct die_reader).
+ */
 void die_reader__begin_cu(struct die_reader *r, Dwarf_Die *cu_die, bool big_endian,
-			  bool (*wanted)(unsigned int at));
+			  unsigned int (*wanted)(unsigned int at, unsigned int form));
 void die_reader__free(struct die_reader *r);
 
 /*

@@ -33,7 +33,8 @@ static bool form_planned(uint64_t form)
  */
 static bool die_reader__list_wanted(struct die_reader *r, struct die_reader_code *plan)
 {
-	uint32_t at = 0, *slot;
+	struct die_reader_spec *slot;
+	uint32_t at = 0;
 	uint16_t i;
 
 	plan->first_wanted = r->wanted_specs.nr;
@@ -44,12 +45,12 @@ static bool die_reader__list_wanted(struct die_reader *r, struct die_reader_code
 		spec->at = at;
 		if (spec->size != SIZE_VARIES)
 			at += spec->size;
-		if (!spec->wanted)
+		if (!spec->op)
 			continue;
 		slot = darray__push(&r->wanted_specs);
 		if (!slot)
 			return false;
-		*slot = plan->first + i;
+		*slot = *spec;
 		plan->nr_wanted++;
 	}
 	return true;
@@ -69,7 +70,7 @@ static bool die_reader__add_spec(struct die_reader *r, struct die_reader_code *p
 		.name = name,
 		.form = form,
 		.size = dwarf_form__fixed_size(form, r->addr_size, r->offset_size, r->version),
-		.wanted = r->wanted(name),
+		.op = r->wanted(name, form),
 		.implicit = implicit,
 	};
 	if (name == DW_AT_sibling && plan->sibling == NO_SIBLING)

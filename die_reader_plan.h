@@ -20,7 +20,7 @@ struct die_reader_spec {
 	uint16_t name;
 	uint16_t form;
 	uint8_t size; /* of the value, SIZE_VARIES when the bytes say */
-	bool wanted;
+	uint8_t op; /* what r->wanted() says of it: 0, not wanted */
 	uint32_t at; /* where its value lies past the code, when the plan's sizes are fixed */
 	/*
 	 * Of a DW_FORM_implicit_const: its value, in the abbreviation, where
@@ -55,7 +55,7 @@ struct die_reader_code {
 	bool has_children;
 	uint16_t sibling; /* which attribute is DW_AT_sibling */
 	uint32_t fixed; /* the size of all the values, when none varies */
-	/* Its wanted attributes: nr_wanted indexes into specs, in r->wanted_specs from first_wanted. */
+	/* Its wanted attributes: nr_wanted copies of its specs, in wanted_specs from this on. */
 	uint32_t first_wanted;
 	uint16_t nr_wanted;
 };
@@ -132,56 +132,46 @@ die_reader__walked_plan(const struct die_reader *r, Dwarf_Die *die, const unsign
 	return plan;
 }
 
-/* Hands @spec's value, at @at in the DIE (or in the abbreviation), to @cb as libdw's attribute. */
-static inline __attribute__((always_inline)) void
-die_reader__hand_over(const struct die_reader_spec *spec, const unsigned char *at, Dwarf_Die *die,
-		      int (*cb)(Dwarf_Attribute *attr, void *arg), void *arg)
-{
-	Dwarf_Attribute attr = {
-		.code = spec->name,
-		.form = spec->form,
-		.valp = (unsigned char *)(spec->implicit ?: at),
-		.cu = die->cu,
-	};
-
-	cb(&attr, arg);
-}
+/*
+ * What die_reader__read_planned() calls for each wanted attribute: its
+ * @spec, where its value lies (@valp, in the DIE, or in the abbreviation
+ * for an implicit constant), the DIE, and the caller's @arg.
+ */
+typedef void (*die_reader_spec_fn)(const struct die_reader_spec *spec, const unsigned char *valp,
+				   Dwarf_Die *die, void *arg);
 
 /*
  * Reads @die's wanted attributes by its plan, handing each to @cb; false
  * when something is unusual, after calling @cb for none or some.  Inline:
- * a caller whose @cb is known has it inlined, no call per attribute
- * (die_attrs__get()).
+ * a caller whose @cb is known has it inlined, no call per attribute, and
+ * may switch on the spec's op (die_attrs__get()).
  */
 static inline __attribute__((always_inline)) bool
-die_reader__read_planned(struct die_reader *r, Dwarf_Die *die,
-			 int (*cb)(Dwarf_Attribute *attr, void *arg), void *arg)
+die_reader__read_planned(struct die_reader *r, Dwarf_Die *die, die_reader_spec_fn cb, void *arg)
 {
-	const struct die_reader_spec *spec;
+	const struct die_reader_spec *spec, *last;
 	const struct die_reader_code *plan;
 	const unsigned char *p;
 	uint64_t size;
-	uint16_t i;
 
 	plan = die_reader__walked_plan(r, die, &p) ?: die_reader__plan(r, die, &p);
 	if (!plan)
 		return false;
 	if (plan->fixed != NO_FIXED) {
-		/* No size varies: straight to the wanted values. */
+		/* No size varies: straight to the wanted values, copied in a row. */
 		if (plan->fixed > (uint64_t)(r->end - p))
 			return false;
-		for (i = 0; i < plan->nr_wanted; i++) {
-			spec = &r->specs.data[r->wanted_specs.data[plan->first_wanted + i]];
-			die_reader__hand_over(spec, p + spec->at, die, cb, arg);
-		}
+		spec = &r->wanted_specs.data[plan->first_wanted];
+		for (last = spec + plan->nr_wanted; spec < last; spec++)
+			cb(spec, spec->implicit ?: p + spec->at, die, arg);
 		p += plan->fixed;
 	} else {
-		for (i = 0; i < plan->nr; i++) {
-			spec = &r->specs.data[plan->first + i];
+		spec = &r->specs.data[plan->first];
+		for (last = spec + plan->nr; spec < last; spec++) {
 			if (!die_reader__spec_size(r, spec, p, &size))
 				return false;
-			if (spec->wanted)
-				die_reader__hand_over(spec, p, die, cb, arg);
+			if (spec->op)
+				cb(spec, spec->implicit ?: p, die, arg);
 			p += size;
 		}
 	}

@@ -58,10 +58,11 @@ static int log_attr(Dwarf_Attribute *attr, void *arg)
 	return DWARF_CB_OK;
 }
 
-static bool every_attr(unsigned int at)
+static unsigned int every_attr(unsigned int at, unsigned int form)
 {
 	(void)at;
-	return true;
+	(void)form;
+	return 1;
 }
 
 struct walker {
