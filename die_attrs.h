@@ -15,6 +15,7 @@
  * and libdw's tables for them made before the workers start.
  */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 #include <dwarf.h>
@@ -112,8 +113,13 @@ struct die_attrs {
 	struct die_ref_ctx refs; /* set before reading, see die_attrs__get() */
 	/* Set with refs, or NULL: names are then all libdw's dwarf_formstring(). */
 	const struct die_strs *strs;
+	/* From here to type_attr, what die_attrs__clear() zeroes. */
 	const char *name;
 	uint32_t type; /* type reference (REF_DIE | offset), 0 = void */
+	uint32_t origin_type; /* die_attrs__inherit(): the type of the DIE origin_attr names */
+	uint32_t name_ref; /* die_attrs__inherit(): the reference to the DIE the name came from */
+	unsigned int const_form;
+	unsigned int encoding;
 	uint64_t byte_size;
 	uint64_t bit_size;
 	uint64_t data_bit_offset;
@@ -122,8 +128,8 @@ struct die_attrs {
 	uint64_t upper_bound;
 	uint64_t count;
 	uint64_t const_value;
-	unsigned int const_form;
-	unsigned int encoding;
+	/* The first DW_AT_low_pc, a DW_FORM_addr of the strs' unit, as dwarf_lowpc() reads it. */
+	uint64_t low_pc;
 	bool has_byte_size, has_bit_size, has_data_bit_offset, has_bit_offset;
 	bool has_upper_bound, has_count, declaration;
 	bool has_const_value, has_low_pc, has_origin, has_location, external;
@@ -135,19 +141,14 @@ struct die_attrs {
 	 * dwarf_attr() would find the first, the fields above hold the last.
 	 */
 	bool repeated;
+	/*
+	 * What is read only with its flag, not cleared: type_attr with a code
+	 * (0: no DW_AT_type read), origin_attr with has_origin, and so on.
+	 */
 	Dwarf_Attribute type_attr;
 	Dwarf_Attribute origin_attr; /* DW_AT_abstract_origin or DW_AT_specification */
-	uint32_t origin_type; /* die_attrs__inherit(): the type of the DIE origin_attr names */
-	uint32_t name_ref; /* die_attrs__inherit(): the reference to the DIE the name came from */
 	Dwarf_Attribute location_attr;
 	Dwarf_Attribute gnu_annotation_attr; /* the first of gcc's annotations */
-	/*
-	 * The first DW_AT_low_pc, a DW_FORM_addr of the strs' unit, as
-	 * dwarf_lowpc() reads it.  The bools above share a word: the struct is
-	 * cleared for each DIE, and 248 bytes take glibc's memset() one path
-	 * fewer than 256 (callgrind).
-	 */
-	uint64_t low_pc;
 };
 
 /*
@@ -179,17 +180,23 @@ struct die_reader;
 void die_attrs__get(struct die_reader *r, Dwarf_Die *die, struct die_attrs *a);
 
 /*
- * Unsets every attribute of @a.  gcc inlines a memset() of this constant
- * size as a `rep stos`, which takes some 15 ns to start, for each of a
- * kernel's millions of DIEs; the C library's memset() clears it with vector
- * stores in 4 ns.  The size is hidden from the compiler so that it calls it.
+ * Unsets every attribute of @a: zeroes its values, from name to type_attr,
+ * and type_attr's code.  Two stretches of at most 64 bytes, which gcc
+ * stores inline (a call to the C library's memset() took some 30
+ * instructions, for each of a kernel's millions of DIEs); one larger
+ * would be a `rep stos`, which takes some 15 ns to start.
  */
 static inline void die_attrs__clear(struct die_attrs *a)
 {
-	size_t size = sizeof(*a);
+#define DIE_ATTRS_CLEARED (offsetof(struct die_attrs, type_attr) - offsetof(struct die_attrs, name))
+	char *p = (char *)&a->name;
 
-	__asm__("" : "+r"(size));
-	memset(a, 0, size);
+	_Static_assert(DIE_ATTRS_CLEARED > 64 && DIE_ATTRS_CLEARED <= 128,
+		       "die_attrs__clear() clears two stretches");
+	memset(p, 0, 64);
+	memset(p + 64, 0, DIE_ATTRS_CLEARED - 64);
+#undef DIE_ATTRS_CLEARED
+	a->type_attr.code = 0;
 }
 
 /*
