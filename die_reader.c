@@ -115,12 +115,43 @@ static void die_reader__abbrev(struct die_reader *r, Dwarf_Die *die)
 	}
 }
 
+/* die_reader__abbrev() where the inline walk_to() cannot say; 0. */
+static __attribute__((noinline)) int die_reader__abbrev_slow(struct die_reader *r, Dwarf_Die *die)
+{
+	die_reader__abbrev(r, die);
+	return 0;
+}
+
+/*
+ * Walks to the DIE at @p, in the unit, into *@die, and notes it as
+ * die_reader__abbrev() does: inline, without a call, where its code takes
+ * one byte and its plan is ready (a kernel's 14 million DIEs, nearly all),
+ * else by die_reader__abbrev(); 0.
+ */
+static inline __attribute__((always_inline)) int
+die_reader__walk_to(struct die_reader *r, Dwarf_Die *die, const unsigned char *p)
+{
+	size_t code = *p;
+
+	*die = (Dwarf_Die){ .addr = (void *)p, .cu = r->cu };
+	/* Code 0's entry is never ready: die_code() is 0 for it. */
+	if (code >= 0x80 || code >= r->codes.nr || r->codes.data[code].state != PLAN_READY)
+		return die_reader__abbrev_slow(r, die);
+	r->walked_die = p;
+	r->walked_code = code;
+	r->walked_attrs = p + 1;
+	r->walked_tag = r->codes.data[code].tag;
+	return 0;
+}
+
 /*
  * The first child of a DIE whose attributes end at @end, as dwarf_child()
  * finds it: 1 when it has none.
  */
-static int die_reader__first_child(struct die_reader *r, const unsigned char *end,
-				   bool has_children, Dwarf_Die *child)
+static inline __attribute__((always_inline)) int die_reader__first_child(struct die_reader *r,
+									 const unsigned char *end,
+									 bool has_children,
+									 Dwarf_Die *child)
 {
 	const unsigned char *p;
 
@@ -131,9 +162,7 @@ static int die_reader__first_child(struct die_reader *r, const unsigned char *en
 		;
 	if (p >= r->end || !*p)
 		return 1;
-	*child = (Dwarf_Die){ .addr = (void *)end, .cu = r->cu };
-	die_reader__abbrev(r, child);
-	return 0;
+	return die_reader__walk_to(r, child, end);
 }
 
 /* Where the attributes of a DIE of @plan, which start at @p, end; false if past the unit. */
@@ -159,16 +188,15 @@ static inline bool die_reader__attrs_end(const struct die_reader *r,
 	return true;
 }
 
-int die_reader__child(struct die_reader *r, Dwarf_Die *die, Dwarf_Die *child)
+/* die_reader__child() of a DIE other than the one whose attributes were just read. */
+static __attribute__((noinline)) int die_reader__child_slow(struct die_reader *r, Dwarf_Die *die,
+							    Dwarf_Die *child)
 {
 	const struct die_reader_code *plan;
 	const unsigned char *attrs;
 	int rc;
 
-	/* The DIE whose attributes were just read: its children follow them. */
-	if (die->addr == r->last_die && die->cu == r->cu)
-		return die_reader__first_child(r, r->last_end, r->last_has_children, child);
-	/* Else past its attributes by its plan (a unit's DIE, whose are not read so). */
+	/* Past its attributes by its plan (a unit's DIE, whose are not read so). */
 	plan = die_reader__plan(r, die, &attrs);
 	if (plan && die_reader__attrs_end(r, plan, attrs, &attrs))
 		return die_reader__first_child(r, attrs, plan->has_children, child);
@@ -176,6 +204,14 @@ int die_reader__child(struct die_reader *r, Dwarf_Die *die, Dwarf_Die *child)
 	if (rc == 0)
 		die_reader__abbrev(r, child);
 	return rc;
+}
+
+int die_reader__child(struct die_reader *r, Dwarf_Die *die, Dwarf_Die *child)
+{
+	/* The DIE whose attributes were just read: its children follow them. */
+	if (die->addr == r->last_die && die->cu == r->cu)
+		return die_reader__first_child(r, r->last_end, r->last_has_children, child);
+	return die_reader__child_slow(r, die, child);
 }
 
 /* See die_reader_plan.h. */
@@ -375,30 +411,19 @@ static enum skip_result die_reader__skip(struct die_reader *r, const unsigned ch
 	return SKIP_FOUND;
 }
 
-int die_reader__sibling(struct die_reader *r, Dwarf_Die *die)
+/* die_reader__sibling() of a DIE other than a childless one whose attributes were just read. */
+static __attribute__((noinline)) int die_reader__skip_to_sibling(struct die_reader *r,
+								 Dwarf_Die *die)
 {
 	const unsigned char *next;
 	int rc;
 
-	/*
-	 * A DIE without children whose attributes were just read ends where
-	 * they do: its sibling follows, or the null entry that ends the list.
-	 */
-	if (die->addr == r->last_die && !r->last_has_children && r->last_end < r->end) {
-		if (*r->last_end == 0)
-			return 1;
-		*die = (Dwarf_Die){ .addr = (void *)r->last_end, .cu = r->cu };
-		die_reader__abbrev(r, die);
-		return 0;
-	}
 	if (r->end && r->start && die->cu == r->cu &&
 	    (const unsigned char *)die->addr >= r->start &&
 	    (const unsigned char *)die->addr < r->end) {
 		switch (die_reader__skip(r, die->addr, &next)) {
 		case SKIP_FOUND:
-			*die = (Dwarf_Die){ .addr = (void *)next, .cu = r->cu };
-			die_reader__abbrev(r, die);
-			return 0;
+			return die_reader__walk_to(r, die, next);
 		case SKIP_NONE:
 			return 1;
 		case SKIP_LIBDW:
@@ -410,6 +435,20 @@ int die_reader__sibling(struct die_reader *r, Dwarf_Die *die)
 	if (rc == 0)
 		die_reader__abbrev(r, die);
 	return rc;
+}
+
+int die_reader__sibling(struct die_reader *r, Dwarf_Die *die)
+{
+	const unsigned char *p = r->last_end;
+
+	/*
+	 * A DIE without children whose attributes were just read ends where
+	 * they do: its sibling follows, or the null entry that ends the list.
+	 * No call but for the unusual: most DIEs are met so.
+	 */
+	if (die->addr == r->last_die && !r->last_has_children && p < r->end)
+		return *p ? die_reader__walk_to(r, die, p) : 1;
+	return die_reader__skip_to_sibling(r, die);
 }
 
 int die_reader__scan(struct die_reader *r, Dwarf_Die *cu_die,
