@@ -131,16 +131,15 @@ static __attribute__((noinline)) int die_reader__abbrev_slow(struct die_reader *
 static inline __attribute__((always_inline)) int
 die_reader__walk_to(struct die_reader *r, Dwarf_Die *die, const unsigned char *p)
 {
-	size_t code = *p;
+	const struct die_reader_code *plan = die_reader__ready_at(r, p);
 
 	*die = (Dwarf_Die){ .addr = (void *)p, .cu = r->cu };
-	/* Code 0's entry is never ready: die_code() is 0 for it. */
-	if (code >= 0x80 || code >= r->codes.nr || r->codes.data[code].state != PLAN_READY)
+	if (!plan)
 		return die_reader__abbrev_slow(r, die);
 	r->walked_die = p;
-	r->walked_code = code;
+	r->walked_code = *p;
 	r->walked_attrs = p + 1;
-	r->walked_tag = r->codes.data[code].tag;
+	r->walked_tag = plan->tag;
 	return 0;
 }
 
@@ -358,10 +357,17 @@ static bool die_reader__past_attrs(const struct die_reader *r, const struct die_
 	*sibling = false;
 	if (plan->sibling == NO_SIBLING)
 		return die_reader__attrs_end(r, plan, p, attrs);
-	for (i = 0; i < plan->sibling; i++) {
-		if (!die_reader__spec_size(r, &r->specs.data[plan->first + i], p, &size))
+	if (plan->sibling_at != NO_FIXED) {
+		/* The values before it, of fixed sizes, end in the unit where it starts there. */
+		if (plan->sibling_at > (uint64_t)(r->end - p))
 			return false;
-		p += size;
+		p += plan->sibling_at;
+	} else {
+		for (i = 0; i < plan->sibling; i++) {
+			if (!die_reader__spec_size(r, &r->specs.data[plan->first + i], p, &size))
+				return false;
+			p += size;
+		}
 	}
 	spec = &r->specs.data[plan->first + plan->sibling];
 	/* It must point past this DIE, and inside the unit. */
@@ -387,9 +393,12 @@ static enum skip_result die_reader__skip(struct die_reader *r, const unsigned ch
 
 	do {
 		Dwarf_Die die = { .addr = (void *)p, .cu = r->cu };
-		const unsigned char *attrs;
-		const struct die_reader_code *plan = die_reader__plan(r, &die, &attrs);
+		const unsigned char *attrs = p + 1;
+		const struct die_reader_code *plan = die_reader__ready_at(r, p);
 		bool sibling;
+
+		if (!plan)
+			plan = die_reader__plan(r, &die, &attrs);
 
 		if (!plan || !die_reader__past_attrs(r, plan, p, &attrs, &sibling))
 			return SKIP_LIBDW;

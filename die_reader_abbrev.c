@@ -29,22 +29,29 @@ static bool form_planned(uint64_t form)
 /*
  * Lists the wanted attributes of @plan, and where each value lies when no
  * size varies: a DIE of such a plan is then read without a look at the
- * others.  False when out of memory.
+ * others; and where its DW_AT_sibling lies, when no size before it varies,
+ * for a walk past it.  False when out of memory.
  */
 static bool die_reader__list_wanted(struct die_reader *r, struct die_reader_code *plan)
 {
 	struct die_reader_spec *slot;
 	uint32_t at = 0;
+	bool varied = false;
 	uint16_t i;
 
 	plan->first_wanted = r->wanted_specs.nr;
 	plan->nr_wanted = 0;
+	plan->sibling_at = NO_FIXED;
 	for (i = 0; i < plan->nr; i++) {
 		struct die_reader_spec *spec = &r->specs.data[plan->first + i];
 
 		spec->at = at;
+		if (i == plan->sibling && !varied)
+			plan->sibling_at = at;
 		if (spec->size != SIZE_VARIES)
 			at += spec->size;
+		else
+			varied = true;
 		if (!spec->op)
 			continue;
 		slot = darray__push(&r->wanted_specs);

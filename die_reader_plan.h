@@ -54,6 +54,8 @@ struct die_reader_code {
 	uint8_t state; /* enum plan_state */
 	bool has_children;
 	uint16_t sibling; /* which attribute is DW_AT_sibling */
+	/* Where its value lies past the code, when no size before it varies; else NO_FIXED. */
+	uint32_t sibling_at;
 	uint32_t fixed; /* the size of all the values, when none varies */
 	/* Its wanted attributes: nr_wanted copies of its specs, in wanted_specs from this on. */
 	uint32_t first_wanted;
@@ -108,6 +110,23 @@ static inline struct die_reader_code *die_reader__lookup(struct die_reader *r, s
 	if (code < r->codes.nr && r->codes.data[code].state != PLAN_NONE)
 		return &r->codes.data[code];
 	return die_reader__read_plan(r, code);
+}
+
+/*
+ * The ready plan of the DIE at @p, in the reader's unit, whose code takes
+ * one byte (its attributes then start at @p + 1), or NULL: inline, for a
+ * walk over the unit's bytes, die_reader__plan() then to say.  Code 0's
+ * entry is never ready (die_code() is 0 for it, and no plan is read for
+ * it).
+ */
+static inline const struct die_reader_code *die_reader__ready_at(const struct die_reader *r,
+								 const unsigned char *p)
+{
+	size_t code = *p;
+
+	if (code >= 0x80 || code >= r->codes.nr || r->codes.data[code].state != PLAN_READY)
+		return NULL;
+	return &r->codes.data[code];
 }
 
 /* Starts reading the abbreviation table at @abbrev_off in .debug_abbrev for a new unit. */
