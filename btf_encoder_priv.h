@@ -43,6 +43,7 @@
  * which is atomic; btf_encoders__*() run in one thread once all workers are
  * done.  What libdw shares across units is read only as dwarf_loader.c says.
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -403,8 +404,21 @@ int btf_encoder__push_decl_tag(struct btf_encoder *e, const char *value, int com
 /* Records gcc's btf_decl_tag annotations of a DIE whose attributes are @a, for @component. */
 int btf_encoder__push_gnu_decl_tags(struct btf_encoder *e, const struct die_attrs *a,
 				    int component);
-/* Records the btf_decl_tag annotations among @die's children for @component. */
-int btf_encoder__collect_decl_tags(struct btf_encoder *e, Dwarf_Die *die, int component);
+/* btf_encoder__collect_decl_tags() of a DIE that may have children. */
+int btf_encoder__collect_child_decl_tags(struct btf_encoder *e, Dwarf_Die *die, int component);
+
+/*
+ * Records the btf_decl_tag annotations among @die's children for
+ * @component.  Inline: a DIE just read without children, the corpus 6.1's
+ * 6 M struct members, has none, and takes no call.
+ */
+static inline int btf_encoder__collect_decl_tags(struct btf_encoder *e, Dwarf_Die *die,
+						 int component)
+{
+	if (die_reader__childless(&e->cu.reader, die))
+		return 0;
+	return btf_encoder__collect_child_decl_tags(e, die, component);
+}
 /* Copies @n decl tags of the current CU, from @first on, into the arena. */
 int btf_encoder__own_tags(struct btf_encoder *e, struct btf_decl_tag_ref **dst, size_t first,
 			  uint32_t n);
@@ -422,11 +436,27 @@ int btf_encoder__map(struct btf_encoder *e, Dwarf_Die *die, uint32_t ref);
 /* Forgets the previous CU's map. */
 void btf_encoder__clear_map(struct btf_encoder *e);
 /*
+ * Where the units are one: notes @ref, a reference to a DIE outside the
+ * span of the chunk's own units, as one btf_encoder__encode_foreign() may
+ * have to follow into another chunk's unit (the others are the chunk's).
+ */
+int btf_encoder__note_remote(struct btf_encoder *e, uint32_t ref);
+
+/*
  * Notes what the next type-ID field added for the CU refers to: each
  * btf__add_*() of the walk is given 0 for a type ID, one field after the
  * other, and btf_encoder__resolve_cu() sets them in the same order.
+ * Inline: one for each member and parameter, 9.5 M of the corpus 6.1.
  */
-int btf_encoder__ref(struct btf_encoder *e, uint32_t ref);
+static inline int btf_encoder__ref(struct btf_encoder *e, uint32_t ref)
+{
+	uint32_t *slot = darray__push(&e->cu.type_refs);
+
+	if (!slot)
+		return -ENOMEM;
+	*slot = ref;
+	return e->in->merged_cus ? btf_encoder__note_remote(e, ref) : 0;
+}
 /* Drops the references of items past a wrapped vlen, noted from @first on. */
 void btf_encoder__wrap_refs(struct btf_encoder *e, size_t first);
 /* Takes libbpf's new ID (or negative errno) @id for @die: 0 or a negative errno. */

@@ -29,12 +29,7 @@ static const void *sparse_key(uint32_t off)
 	return (const void *)((uintptr_t)off + 1);
 }
 
-/*
- * Where the units are one: notes @ref, a reference to a DIE outside the
- * span of the chunk's own units, as one btf_encoder__encode_foreign() may
- * have to follow into another chunk's unit (the others are the chunk's).
- */
-static int btf_encoder__note_remote(struct btf_encoder *e, uint32_t ref)
+int btf_encoder__note_remote(struct btf_encoder *e, uint32_t ref)
 {
 	uint32_t *slot, off = ref & REF_OFF_MASK;
 
@@ -144,21 +139,6 @@ void btf_encoder__clear_map(struct btf_encoder *e)
 }
 
 /*
- * Notes what the next type-ID field added for the CU refers to: each
- * btf__add_*() of the walk is given 0 for a type ID, one field after the
- * other, and btf_encoder__resolve_cu() sets them in the same order.
- */
-int btf_encoder__ref(struct btf_encoder *e, uint32_t ref)
-{
-	uint32_t *slot = darray__push(&e->cu.type_refs);
-
-	if (!slot)
-		return -ENOMEM;
-	*slot = ref;
-	return btf_encoder__note_remote(e, ref);
-}
-
-/*
  * Of the items (members, parameters) whose references were noted from
  * @first on, a reader sees the first vlen, which past 65,535 wraps (see
  * btf_encoder__add_field()): the others' references go.
@@ -203,7 +183,8 @@ static int btf_encoder__index_type(struct btf_encoder *e)
  * it is a type DIE the walk did not meet (or a cycle of qualifiers), corrupt
  * DWARF when it is no DIE of the CU, or not a type.
  */
-static void btf_encoder__check_dangling(struct btf_encoder *e, uint32_t off)
+static __attribute__((noinline, cold)) void btf_encoder__check_dangling(struct btf_encoder *e,
+									uint32_t off)
 {
 	Dwarf_Off cu_start = dwarf_dieoffset(&e->cu.die) - dwarf_cuoffset(&e->cu.die);
 	const struct die_ref_space *space = &e->in->ref_space;

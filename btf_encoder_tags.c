@@ -78,8 +78,7 @@ int btf_encoder__push_decl_tag(struct btf_encoder *e, const char *value, int com
 	return 0;
 }
 
-/* Records the btf_decl_tag annotations among @die's children for @component. */
-int btf_encoder__collect_decl_tags(struct btf_encoder *e, Dwarf_Die *die, int component)
+int btf_encoder__collect_child_decl_tags(struct btf_encoder *e, Dwarf_Die *die, int component)
 {
 	Dwarf_Die child;
 	int err = 0;

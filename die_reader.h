@@ -169,6 +169,15 @@ static inline bool die_reader__walked(const struct die_reader *r, const Dwarf_Di
 }
 
 /*
+ * Whether @die is the DIE whose attributes were read last, and has no
+ * children: die_reader__child() would say 1.  False says nothing.
+ */
+static inline bool die_reader__childless(const struct die_reader *r, const Dwarf_Die *die)
+{
+	return die->addr == r->last_die && die->cu == r->cu && !r->last_has_children;
+}
+
+/*
  * dwarf_tag(@die): the DIE the walk just met has its abbreviation's tag
  * noted, without a call into libdw for each of a kernel's millions.
  */

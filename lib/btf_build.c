@@ -47,8 +47,8 @@ const char *btf_build__str(const struct btf_build *b, uint32_t off)
 	return off < b->strs.len ? b->strs.data + off : "";
 }
 
-/* Room for @size more bytes of types and one more type; NULL when out of memory. */
-static void *btf_build__room(struct btf_build *b, uint32_t size)
+/* btf_build__room() where either buffer is to grow. */
+static __attribute__((noinline)) void *btf_build__grow(struct btf_build *b, uint32_t size)
 {
 	if (size > UINT32_MAX - b->types_len)
 		return NULL;
@@ -75,6 +75,18 @@ static void *btf_build__room(struct btf_build *b, uint32_t size)
 		b->offs_cap = cap;
 	}
 	return b->types + b->types_len;
+}
+
+/*
+ * Room for @size more bytes of types and one more type; NULL when out of
+ * memory.  Inline where there is room: a call for each of a kernel's
+ * millions of members and parameters.
+ */
+static inline void *btf_build__room(struct btf_build *b, uint32_t size)
+{
+	if (size <= b->types_cap - b->types_len && b->nr < b->offs_cap)
+		return b->types + b->types_len;
+	return btf_build__grow(b, size);
 }
 
 /* Appends a type of @size bytes whose fixed part is @t; its ID, or -ENOMEM. */
@@ -173,19 +185,20 @@ int btf_build__add_composite(struct btf_build *b, unsigned int kind, uint32_t na
 int btf_build__add_field(struct btf_build *b, uint32_t name, uint32_t type, uint32_t bit_off,
 			 uint32_t bit_size)
 {
-	struct btf_type *t = btf_build__last(b, BTF_KIND_STRUCT) ?:
-								   btf_build__last(b, BTF_KIND_UNION);
+	/* The last type, looked at once: a STRUCT or a UNION. */
+	struct btf_type *t = b->nr ? btf_build__type(b, b->nr) : NULL;
+	unsigned int kind = t ? btf_kind(t) : BTF_KIND_UNKN;
 	struct btf_member m = { name, type, bit_off | (bit_size << 24) };
 	bool bitfield = bit_size || bit_off % 8;
 
-	if (!t || type > BTF_MAX_ID)
+	if ((kind != BTF_KIND_STRUCT && kind != BTF_KIND_UNION) || type > BTF_MAX_ID)
 		return -EINVAL;
 	if (bitfield && (!bit_size || bit_size > 255 || bit_off > 0xffffff))
 		return -EINVAL;
-	if (btf_is_union(t) && bit_off)
+	if (kind == BTF_KIND_UNION && bit_off)
 		return -EINVAL;
 	return btf_build__extend(b, &m, sizeof(m),
-				 type_info(btf_kind(t), btf_vlen(t) + 1, bitfield || btf_kflag(t)));
+				 type_info(kind, btf_vlen(t) + 1, bitfield || btf_kflag(t)));
 }
 
 int btf_build__add_enum(struct btf_build *b, unsigned int kind, uint32_t name, uint32_t size,
