@@ -89,8 +89,13 @@ static inline void *btf_build__room(struct btf_build *b, uint32_t size)
 	return btf_build__grow(b, size);
 }
 
-/* Appends a type of @size bytes whose fixed part is @t; its ID, or -ENOMEM. */
-static int btf_build__commit(struct btf_build *b, const void *t, uint32_t size)
+/*
+ * Appends a type of @size bytes whose fixed part is @t; its ID, or -ENOMEM.
+ * Inline, as btf_build__extend(): its callers' sizes are constants, and
+ * the memcpy() of one then takes a few stores, not a call.
+ */
+static inline __attribute__((always_inline)) int btf_build__commit(struct btf_build *b,
+								   const void *t, uint32_t size)
 {
 	void *at = btf_build__room(b, size);
 
@@ -103,7 +108,8 @@ static int btf_build__commit(struct btf_build *b, const void *t, uint32_t size)
 }
 
 /* Appends @size bytes to the last type, whose info becomes @info; 0 or -ENOMEM. */
-static int btf_build__extend(struct btf_build *b, const void *item, uint32_t size, uint32_t info)
+static inline __attribute__((always_inline)) int
+btf_build__extend(struct btf_build *b, const void *item, uint32_t size, uint32_t info)
 {
 	void *at;
 
