@@ -401,9 +401,19 @@ int btf_encoder__gnu_annotations(struct btf_encoder *e, const Dwarf_Attribute *f
 				 const char *name, bool stop, const char **values, int max);
 /* Records decl tag @value (if any, and wanted) for @component (-1: the whole). */
 int btf_encoder__push_decl_tag(struct btf_encoder *e, const char *value, int component);
-/* Records gcc's btf_decl_tag annotations of a DIE whose attributes are @a, for @component. */
-int btf_encoder__push_gnu_decl_tags(struct btf_encoder *e, const struct die_attrs *a,
-				    int component);
+/* btf_encoder__push_gnu_decl_tags() of a DIE that has gcc's annotations. */
+int btf_encoder__push_annotated_decl_tags(struct btf_encoder *e, const struct die_attrs *a,
+					  int component);
+
+/*
+ * Records gcc's btf_decl_tag annotations of a DIE whose attributes are @a,
+ * for @component.  Inline: most DIEs have none.
+ */
+static inline int btf_encoder__push_gnu_decl_tags(struct btf_encoder *e, const struct die_attrs *a,
+						  int component)
+{
+	return a->has_gnu_annotation ? btf_encoder__push_annotated_decl_tags(e, a, component) : 0;
+}
 /* btf_encoder__collect_decl_tags() of a DIE that may have children. */
 int btf_encoder__collect_child_decl_tags(struct btf_encoder *e, Dwarf_Die *die, int component);
 

@@ -50,7 +50,8 @@ int btf_encoder__gnu_annotations(struct btf_encoder *e, const Dwarf_Attribute *f
 	return n;
 }
 
-int btf_encoder__push_gnu_decl_tags(struct btf_encoder *e, const struct die_attrs *a, int component)
+int btf_encoder__push_annotated_decl_tags(struct btf_encoder *e, const struct die_attrs *a,
+					  int component)
 {
 	const char *values[16];
 	int i, n, err = 0;
