@@ -225,7 +225,9 @@ bool btf_encoder__ref_unmapped(const struct btf_encoder *e, uint32_t ref, uint32
 	return false;
 }
 
-uint32_t btf_encoder__resolve_ref(struct btf_encoder *e, uint32_t ref)
+/* btf_encoder__resolve_ref() where its one lookup does not say: through the hops. */
+static __attribute__((noinline)) uint32_t btf_encoder__resolve_hops(struct btf_encoder *e,
+								    uint32_t ref)
 {
 	int hops;
 
@@ -242,6 +244,23 @@ uint32_t btf_encoder__resolve_ref(struct btf_encoder *e, uint32_t ref)
 		}
 	}
 	return ref;
+}
+
+uint32_t btf_encoder__resolve_ref(struct btf_encoder *e, uint32_t ref)
+{
+	uint32_t idx, to;
+
+	/*
+	 * Most references (9.7 M of the corpus 6.1) name a DIE of the dense
+	 * map that stands for a BTF ID: one lookup, without the loop's frame.
+	 */
+	if ((ref & REF_DIE) && ref != REF_INDEX && dense_index(e, ref & REF_OFF_MASK, &idx) &&
+	    idx < e->cu.map_size && (e->cu.map[idx] & MAP_SET)) {
+		to = e->cu.map[idx] & ~MAP_SET;
+		if (!(to & REF_DIE))
+			return to;
+	}
+	return btf_encoder__resolve_hops(e, ref);
 }
 
 /* Sets the next type-ID field to what btf_encoder__ref() noted for it. */
