@@ -121,4 +121,25 @@ int btf_dedup__whole(struct btf_dedup_mem *mem, struct btf_build *b,
 int btf_dedup__btf(struct btf_build *b, const struct btf_dedup_rules *rules, void **raw,
 		   uint32_t *size, uint32_t *nr_types);
 
+/*
+ * btf_dedup__btf() in two steps, the first beside its caller: for a vmlinux,
+ * whose merge adds FUNCs, their prototypes and tags, and VARs and DATASECs
+ * to the merged chunks before the dedup, types that libbpf's passes before
+ * its reference pass never meet (nor do the types before them refer to
+ * them).  btf_dedup_bg__start() copies the types @b holds and runs those
+ * passes on the copy, in a thread of its own (or in the caller's, where none
+ * can be started): the caller may go on adding to @b.  btf_dedup_bg__finish()
+ * waits for them, takes the types added since, and runs the rest: what
+ * btf_dedup__btf() gives for @b as it is then, and @bg goes.  A type added
+ * since that the first passes would have met is -EINVAL; the pointer rule
+ * is not run so (-EOPNOTSUPP from btf_dedup_bg__start()).
+ * btf_dedup_bg__delete() is for a caller that does not finish.
+ */
+struct btf_dedup_bg;
+int btf_dedup_bg__start(const struct btf_build *b, const struct btf_dedup_rules *rules,
+			struct btf_dedup_bg **out);
+int btf_dedup_bg__finish(struct btf_dedup_bg *bg, struct btf_build *b, void **raw, uint32_t *size,
+			 uint32_t *nr_types);
+void btf_dedup_bg__delete(struct btf_dedup_bg *bg);
+
 #endif /* _BTF_DEDUP_H_ */

@@ -6,6 +6,8 @@
  * written out as raw BTF.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -161,18 +163,32 @@ static int dedup__load(struct dedup *d, struct btf_build *module, struct str_set
  * kept whole).  Its IDs are the dedup's (d->nb is 1): each is checked in
  * bulk, by the largest a type holds.
  */
+static int dedup__point(struct dedup *d, uint32_t from, uint32_t n, const struct btf_build *b,
+			char *at);
+
 static int dedup__load_own(struct dedup *d, uint32_t n, struct btf_build *b)
 {
-	uint32_t id, max_id = 0;
 	int err;
 
 	d->nr = d->nb + n;
 	err = dedup__room(&d->types, &d->types_cap, n ?: 1, sizeof(*d->types));
-	for (id = 1; id <= n && !err; id++) {
-		d->types[id - 1] = btf_build__type(b, id);
+	return err ?: dedup__point(d, 1, n, b, b->types);
+}
+
+/*
+ * Types @from to @n of @b (of d->nb 1) as they lie at @at, where @b's
+ * types are or a copy of them: -EINVAL when one holds an ID past @n.
+ */
+static int dedup__point(struct dedup *d, uint32_t from, uint32_t n, const struct btf_build *b,
+			char *at)
+{
+	uint32_t id, max_id = 0;
+
+	for (id = from; id <= n; id++) {
+		d->types[id - 1] = (struct btf_type *)(at + b->offs[id - 1]);
 		max_id = btf_type__max_id(d->types[id - 1], max_id);
 	}
-	return err ?: (max_id <= n ? 0 : -EINVAL);
+	return max_id <= n ? 0 : -EINVAL;
 }
 
 static int dedup__init(struct dedup *d)
@@ -331,18 +347,26 @@ static int dedup__kept(struct dedup *d)
  * of @whole, or else d->strs (for a BTF @b built, the strings of the types
  * kept, made here).
  */
-static int dedup__run(struct dedup *d, const struct btf_build *b, const struct dedup_strs *whole,
+/* Once every type has its representative: the output, as dedup__run() says. */
+static int dedup__out(struct dedup *d, const struct btf_build *b, const struct dedup_strs *whole,
 		      uint32_t *ids, size_t nr, void **raw, uint32_t *size, uint32_t *nr_types)
 {
 	struct dedup_strs out;
-	int err = dedup__init(d);
+	int err = dedup__kept(d);
 
-	err = err ?: dedup__types(d);
-	err = err ?: dedup__kept(d);
 	if (!err && b)
 		err = dedup__own_strs(d, b, &d->strs);
 	out = whole ? *whole : (struct dedup_strs){ .data = d->strs.data, .len = d->strs.len };
 	return err ?: dedup__write(d, &out, ids, nr, raw, size, nr_types);
+}
+
+static int dedup__run(struct dedup *d, const struct btf_build *b, const struct dedup_strs *whole,
+		      uint32_t *ids, size_t nr, void **raw, uint32_t *size, uint32_t *nr_types)
+{
+	int err = dedup__init(d);
+
+	err = err ?: dedup__types(d);
+	return err ?: dedup__out(d, b, whole, ids, nr, raw, size, nr_types);
 }
 
 /* A dedup's output handed to the caller, who frees it: the dedup goes. */
@@ -413,4 +437,130 @@ int btf_dedup__btf(struct btf_build *b, const struct btf_dedup_rules *rules, voi
 	err = err ?: dedup__load_own(&d, btf_build__type_cnt(b) - 1, b);
 	err = err ?: dedup__run(&d, NULL, &whole, NULL, 0, raw, size, nr_types);
 	return dedup__hand_out(&d, err, raw);
+}
+
+/* ---- the first passes beside the caller (btf_dedup_bg, btf_dedup.h) ---- */
+
+struct btf_dedup_bg {
+	struct dedup d;
+	char *types; /* the copy of the types that the first passes read */
+	pthread_t thread;
+	bool joinable; /* the first passes run in @thread */
+	int err; /* theirs */
+};
+
+static void *dedup_bg__first(void *arg)
+{
+	struct btf_dedup_bg *bg = arg;
+
+	bg->err = dedup__types_first(&bg->d);
+	return NULL;
+}
+
+static int dedup_bg__join(struct btf_dedup_bg *bg)
+{
+	if (bg->joinable)
+		pthread_join(bg->thread, NULL);
+	bg->joinable = false;
+	return bg->err;
+}
+
+void btf_dedup_bg__delete(struct btf_dedup_bg *bg)
+{
+	if (!bg)
+		return;
+	dedup_bg__join(bg);
+	dedup__free(&bg->d);
+	free(bg->types);
+	free(bg);
+}
+
+int btf_dedup_bg__start(const struct btf_build *b, const struct btf_dedup_rules *rules,
+			struct btf_dedup_bg **out)
+{
+	uint32_t n = btf_build__type_cnt(b) - 1;
+	struct btf_dedup_bg *bg;
+	int err;
+
+	*out = NULL;
+	if (rules->identical_ptrs)
+		return -EOPNOTSUPP;
+	bg = calloc(1, sizeof(*bg));
+	if (!bg)
+		return -ENOMEM;
+	bg->d.nb = 1;
+	bg->d.nr = 1 + n;
+	bg->d.rules = *rules;
+	/* The caller goes on adding to @b, whose types may then move. */
+	bg->types = malloc(b->types_len ?: 1);
+	err = bg->types ? 0 : -ENOMEM;
+	if (!err)
+		memcpy(bg->types, b->types, b->types_len);
+	err = err ?: dedup__room(&bg->d.types, &bg->d.types_cap, n ?: 1, sizeof(*bg->d.types));
+	err = err ?: dedup__point(&bg->d, 1, n, b, bg->types);
+	err = err ?: dedup__init(&bg->d);
+	if (err) {
+		btf_dedup_bg__delete(bg);
+		return err;
+	}
+	/* Where no thread can be started, here: the same passes, the same result. */
+	bg->joinable = !pthread_create(&bg->thread, NULL, dedup_bg__first, bg);
+	if (!bg->joinable)
+		dedup_bg__first(bg);
+	*out = bg;
+	return 0;
+}
+
+/* Room for the types up to @n (of d->nb 1), what d->types and d->ids hold kept. */
+static int dedup__more(struct dedup *d, uint32_t n)
+{
+	struct btf_type **types = d->types;
+	struct dedup_id *ids = d->ids;
+
+	if (n > d->types_cap) {
+		types = realloc(d->types, n * sizeof(*types));
+		if (!types)
+			return -ENOMEM;
+		d->types = types;
+		d->types_cap = n;
+	}
+	if (n + 1 > d->ids_cap) {
+		ids = realloc(d->ids, (n + 1) * sizeof(*ids));
+		if (!ids)
+			return -ENOMEM;
+		d->ids = ids;
+		d->ids_cap = n + 1;
+	}
+	return 0;
+}
+
+int btf_dedup_bg__finish(struct btf_dedup_bg *bg, struct btf_build *b, void **raw, uint32_t *size,
+			 uint32_t *nr_types)
+{
+	struct dedup *d = &bg->d;
+	uint32_t n = btf_build__type_cnt(b) - 1, first = d->nr, id;
+	struct dedup_strs whole = b->strs.len ? (struct dedup_strs){ b->strs.data, b->strs.len } :
+						(struct dedup_strs){ "", 1 };
+	int err = dedup_bg__join(bg);
+
+	err = err ?: (n + 1 < first ? -EINVAL : dedup__more(d, n));
+	err = err ?: dedup__point(d, first, n, b, b->types);
+	d->nr = err ? d->nr : 1 + n;
+	/* As dedup__init() starts them; none may be a type the first passes met. */
+	for (id = first; id < d->nr && !err; id++) {
+		const struct btf_type *t = split_type(d, id);
+
+		d->ids[id] = (struct dedup_id){};
+		map_set(d, id, btf_is_var(t) || btf_is_datasec(t) ? id : ID_UNSEEN);
+		if (dedup__first_meets(d, t))
+			err = -EINVAL;
+	}
+	err = err ?: dedup__types_rest(d);
+	err = err ?: dedup__out(d, NULL, &whole, NULL, 0, raw, size, nr_types);
+	if (!err)
+		d->out = NULL;
+	else
+		*raw = NULL;
+	btf_dedup_bg__delete(bg);
+	return err;
 }

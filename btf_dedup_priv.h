@@ -143,5 +143,14 @@ static inline uint32_t resolve(const struct dedup *d, uint32_t id)
 int dedup__base(struct dedup *d);
 /* libbpf's passes over the module's types: each one's representative in d->ids. */
 int dedup__types(struct dedup *d);
+/*
+ * dedup__types() in two: the passes before libbpf resolves FWDs (primitive
+ * types, enums, structs and unions, typedefs by graph), which read no type
+ * but those they are run on and those they refer to; then the rest.
+ */
+int dedup__types_first(struct dedup *d);
+int dedup__types_rest(struct dedup *d);
+/* Whether dedup__types_first() deduplicates @t (or else leaves it alone). */
+bool dedup__first_meets(const struct dedup *d, const struct btf_type *t);
 
 #endif /* _BTF_DEDUP_PRIV_H_ */

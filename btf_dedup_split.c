@@ -784,6 +784,11 @@ static int dedup_fwds(struct dedup *d)
 /* The passes over the module's types, as libbpf runs them. */
 int dedup__types(struct dedup *d)
 {
+	return dedup__types_first(d) ?: dedup__types_rest(d);
+}
+
+int dedup__types_first(struct dedup *d)
+{
 	uint32_t id;
 	int err = 0;
 
@@ -796,7 +801,19 @@ int dedup__types(struct dedup *d)
 	for (id = d->nb; id < d->nr && !err; id++)
 		if (by_graph(d, split_type(d, id)))
 			err = dedup_composite(d, id);
-	err = err ?: dedup_fwds(d);
+	return err;
+}
+
+bool dedup__first_meets(const struct dedup *d, const struct btf_type *t)
+{
+	return kind_of(t)->dedup || by_graph(d, t);
+}
+
+int dedup__types_rest(struct dedup *d)
+{
+	uint32_t id;
+	int err = dedup_fwds(d);
+
 	for (id = d->nb; id < d->nr && !err; id++) {
 		int to = is_mapped(d, id) ? 0 : dedup_ref(d, id);
 

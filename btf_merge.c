@@ -190,19 +190,35 @@ static struct btf_dedup_rules btf_encoders__dedup_rules(const struct btf_encoder
 }
 
 /*
+ * Whether the dedup of a vmlinux's merged BTF starts before the merge has
+ * added its FUNCs and VARs, beside them (btf_dedup_bg__start()): where the
+ * workers were several (so was the user's -j), the pointer rule has nothing
+ * to do, and the merged BTF is not saved before its dedup.
+ */
+static bool btf_encoders__dedup_early(const struct btf_encoder_input *in, unsigned int nr_workers,
+				      bool ptrs_unique)
+{
+	return nr_workers > 1 && ptrs_unique && !in->conf->base && !in->conf->dedup_input &&
+	       (in->functions || in->symtab);
+}
+
+/*
  * The merged BTF @merged deduplicated into @out's raw bytes, but for
- * distilled_base, whose split BTF is libbpf's, into a new *@btf.
- * @merged's memory goes: it is of no use after.
+ * distilled_base, whose split BTF is libbpf's, into a new *@btf: by the
+ * dedup @bg started, unless NULL.  @merged's memory goes: it is of no use
+ * after.
  */
 static int btf_encoders__dedup(const struct btf_encoder_input *in, struct btf_build *merged,
-			       bool ptrs_unique, struct btf_encoded *out, struct btf **btf,
-			       uint32_t *nr_types)
+			       bool ptrs_unique, struct btf_dedup_bg *bg, struct btf_encoded *out,
+			       struct btf **btf, uint32_t *nr_types)
 {
 	const struct btf_encoder_conf *conf = in->conf;
 	int err = conf->dedup_input ? btf_encoders__save_input(conf, merged) : 0;
 	struct btf_dedup_rules rules;
 
-	if (!err && conf->base && btf_sink__split_raw(in)) {
+	if (bg) {
+		err = btf_dedup_bg__finish(bg, merged, &out->raw, &out->raw_size, nr_types);
+	} else if (!err && conf->base && btf_sink__split_raw(in)) {
 		rules = btf_encoders__dedup_rules(conf, true);
 		err = btf_dedup__split(merged, conf->base, &rules, &out->raw, &out->raw_size,
 				       nr_types);
@@ -245,6 +261,7 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct b
 	double t_start = clock__now(), t_chunks, t_funcs, choosing = 0;
 	struct btf_chunk **chunks;
 	struct btf_build *merged = NULL;
+	struct btf_dedup_bg *bg = NULL;
 	struct btf *btf = NULL;
 	unsigned int nr_types, nr_out = 0;
 	size_t nr_chunks, i;
@@ -269,13 +286,20 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct b
 	free(chunks);
 	nr_types = merged ? btf_build__type_cnt(merged) - 1 : 0;
 	t_chunks = clock__now();
+	if (!err && btf_encoders__dedup_early(in, nr, ptrs_unique)) {
+		struct btf_dedup_rules rules = btf_encoders__dedup_rules(conf, false);
+
+		err = btf_dedup_bg__start(merged, &rules, &bg);
+	}
 	if (!err && in->functions)
 		err = btf_encoders__add_saved_funcs(in, merged, nr, &choosing);
 	if (!err && in->symtab)
 		err = btf_encoders__add_vars(encoders, nr, merged, out);
 	t_funcs = clock__now();
 	if (!err)
-		err = btf_encoders__dedup(in, merged, ptrs_unique, out, &btf, &nr_out);
+		err = btf_encoders__dedup(in, merged, ptrs_unique, bg, out, &btf, &nr_out);
+	else
+		btf_dedup_bg__delete(bg);
 	if (!err && !conf->base && !in->whole_dedup) {
 		bool again;
 

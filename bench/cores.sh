@@ -117,7 +117,18 @@ record_j2()
 	# shellcheck disable=SC2086
 	timed "$tmp/vwall2" "$ours" $opts -V -j2 --btf_encode_detached="$tmp/out.btf" "$vmlinux"
 	awk -v run="$i" '/^pahole: chunk [0-9]+: .* s wall$/ {
-		sub(":", "", $3); print run, "chunk2", $3, $(NF - 2) }' "$tmp/err" >> "$tmp/record"
+		sub(":", "", $3); print run, "chunk2", $3, $(NF - 2) }
+	# With two workers and more the final dedup starts beside the functions and
+	# variables (btf_merge.c): their walls then, the choosing taken out as at -j1.
+	/^btf_encoder: merge / {
+		for (f = 1; f <= NF; f++) {
+			if ($f == "variables") funcs = $(f + 1)
+			if ($f == "(choosing") choose = $(f + 1)
+			if ($f == "dedup") dedup = $(f + 1)
+		}
+		print run, "phase2", "funcs", funcs - choose
+		print run, "phase2", "dedup", dedup
+	}' "$tmp/err" >> "$tmp/record"
 }
 
 # measure J: one measured run of ours and of each peer at -jJ.
@@ -193,6 +204,7 @@ FILENAME == chunks && $1 == 1 { n++; sum += $2; if ($2 > big) big = $2 }
 FILENAME == chunks && $1 == 2 { sum2 += $2 }
 # Each record run, for its own model.
 FILENAME != chunks && $2 == "phase" { ph[$1, $3] = $4; runs[$1] = 1 }
+FILENAME != chunks && $2 == "phase2" { ph2[$1, $3] = $4 }
 FILENAME != chunks && $2 == "chunk" { c[$1, $3] = $4; if ($3 + 1 > nc) nc = $3 + 1 }
 FILENAME != chunks && $2 == "chunk2" { c2[$1, $3] = $4 }
 # The chunks of run r scheduled on N workers in index order, each to the first free.
@@ -210,9 +222,15 @@ function makespan(r, N,   free, i, w, best, span, cost) {
 	return span
 }
 # The wall of run r at N workers: the choosing of the FUNCs runs on as many threads as there are workers.
+# From two workers on, the functions and variables (the choosing aside) and the dedup
+# as the -j2 runs had them: the dedup then starts beside the others.
 function run_model(r, N,   fixed) {
 	fixed = ph[r, "read"] + ph[r, "other"] + ph[r, "outside"] - ph[r, "choose"]
-	fixed += ph[r, "merge"] + ph[r, "funcs"] + ph[r, "dedup"] + ph[r, "close"] + ph[r, "write"]
+	fixed += ph[r, "merge"] + ph[r, "close"] + ph[r, "write"]
+	if (N > 1 && ((r, "dedup") in ph2))
+		fixed += ph[r, "choose"] + ph2[r, "funcs"] + ph2[r, "dedup"]
+	else
+		fixed += ph[r, "funcs"] + ph[r, "dedup"]
 	return fixed + N * start_cost + makespan(r, N) + ph[r, "choose"] / N
 }
 # The median of the models of the runs: a sum of medians (a chunk, a phase now
