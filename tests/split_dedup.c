@@ -7,7 +7,9 @@
  * And btf_dedup__whole(), our dedup of a chunk's BTF, against libbpf 1.1's
  * own btf__dedup() of it (no pointer rule), type by type, names by their
  * strings: libbpf keeps the string section whole where ours keeps the
- * strings of the types kept; and the IDs it carries.
+ * strings of the types kept; and the IDs it carries.  And btf_dedup_bg, the
+ * final dedup of a vmlinux begun before the merge adds its FUNCs and VARs,
+ * against btf_dedup__btf() of the whole, byte for byte.
  *
  * Each rule has a case with its expectation written out (which base type a
  * module type becomes, which module types stay), and every case is also
@@ -757,6 +759,113 @@ static void case_bad_id(void)
 }
 
 /*
+ * What the merge adds to a vmlinux's chunks (btf_merge.c): a prototype and
+ * its FUNC with a decl tag, a pointer through a TYPE_TAG, a VAR and its
+ * DATASEC, each referring to types before it; @n of them.
+ */
+static int add_merge_types(struct btf_build *b, unsigned int n)
+{
+	uint32_t before = btf_build__type_cnt(b) - 1;
+	int name = btf_build__add_str(b, "f"), id = name, i;
+
+	for (i = 0; (unsigned int)i < n && id >= 0; i++) {
+		uint32_t ref = 1 + rnd(before);
+		int proto = btf_build__add_func_proto(b, ref), tag, var;
+
+		id = proto < 0 ? proto : btf_build__add_func_param(b, name, 1 + rnd(before));
+		id = id < 0 ? id : btf_build__add_func(b, name, BTF_FUNC_STATIC, proto);
+		id = id < 0 ? id : btf_build__add_decl_tag(b, name, id, -1);
+		tag = id < 0 ? id : btf_build__add_ref(b, BTF_KIND_TYPE_TAG, name, ref);
+		id = tag < 0 ? tag : btf_build__add_ref(b, BTF_KIND_PTR, 0, tag);
+		var = id < 0 ? id : btf_build__add_var(b, name, BTF_VAR_STATIC, 1 + rnd(before));
+		id = var < 0 ? var : btf_build__add_datasec(b, name, 8);
+		id = id < 0 ? id : btf_build__add_datasec_var_info(b, var, 0, 8);
+	}
+	return id < 0 ? id : 0;
+}
+
+/*
+ * btf_dedup_bg: its first passes started on a BTF, the merge's kinds added
+ * after, then finished, against btf_dedup__btf() of the BTF as it ends: the
+ * same error, or the same bytes.
+ */
+static void compare_bg(const char *name, const struct btf *btf, const struct btf_dedup_rules *rules)
+{
+	struct btf_build b = {}, c = {};
+	struct btf_dedup_bg *bg = NULL;
+	void *raw = NULL, *ref = NULL;
+	uint32_t size = 0, ref_size = 0, nr = 0, ref_nr = 0;
+	unsigned int state = rnd_state;
+	int err, ref_err;
+
+	if (to_build(btf, &b) || to_build(btf, &c)) {
+		check(0, "copying the BTF", name);
+		goto out;
+	}
+	err = btf_dedup_bg__start(&b, rules, &bg);
+	check(!err, "started", name);
+	err = err ?: add_merge_types(&b, 1 + rnd(5));
+	/* The same types added to the copy that btf_dedup__btf() takes whole. */
+	rnd_state = state;
+	ref_err = add_merge_types(&c, 1 + rnd(5));
+	check(!err && !ref_err, "the merge's types added", name);
+	err = err ?: btf_dedup_bg__finish(bg, &b, &raw, &size, &nr);
+	bg = NULL;
+	ref_err = ref_err ?: btf_dedup__btf(&c, rules, &ref, &ref_size, &ref_nr);
+	check(err == ref_err, "the same error as btf_dedup__btf()", name);
+	check(err || (size == ref_size && nr == ref_nr && !memcmp(raw, ref, size)),
+	      "the bytes of btf_dedup__btf()", name);
+	compared += !err;
+out:
+	btf_dedup_bg__delete(bg);
+	free(raw);
+	free(ref);
+	btf_build__free(&b);
+	btf_build__free(&c);
+}
+
+static void seeded_bg(unsigned int seed)
+{
+	static const struct btf_dedup_rules v132 = { .typedef_graphs = true,
+						     .identical_types = true };
+	struct btf *btf = btf__new_empty();
+	char name[32];
+
+	snprintf(name, sizeof(name), "bg seed %u", seed);
+	rnd_state = seed;
+	btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	add_random(btf, 20 + rnd(100), seed * 7);
+	rnd_state = seed * 31 + 5;
+	add_random(btf, 10 + rnd(60), seed * 7);
+	clamp_refs(btf, 1);
+	compare_bg(name, btf, seed % 2 ? &v132 : &rules_libbpf_1_1);
+	btf__free(btf);
+}
+
+/*
+ * A type the first passes would have met, added after them, is refused; so
+ * is the pointer rule, which they do not run.
+ */
+static void case_bg_refused(void)
+{
+	static const struct btf_dedup_rules ptrs = { .identical_ptrs = true };
+	struct btf_build b = {};
+	struct btf_dedup_bg *bg = NULL;
+	void *raw = (void *)1;
+	uint32_t size, nr;
+	int n = btf_build__add_str(&b, "int");
+
+	check(n > 0 && btf_build__add_int(&b, n, 4, 0) == 1, "building an INT", "bg refused");
+	check(btf_dedup_bg__start(&b, &ptrs, &bg) == -EOPNOTSUPP && !bg, "the pointer rule refused",
+	      "bg refused");
+	check(!btf_dedup_bg__start(&b, &rules_libbpf_1_1, &bg) && bg, "started", "bg refused");
+	check(btf_build__add_int(&b, n, 8, 0) == 2, "an INT added after", "bg refused");
+	check(btf_dedup_bg__finish(bg, &b, &raw, &size, &nr) == -EINVAL && !raw,
+	      "an INT added after refused", "bg refused");
+	btf_build__free(&b);
+}
+
+/*
  * The same struct several times in a base: which one a module's becomes is
  * libbpf's order, which the base's types between them decide too.
  */
@@ -835,6 +944,13 @@ int main(void)
 	btf_dedup_mem__delete(mem);
 	printf("split_dedup: %d of 400 seeded BTFs deduplicated whole\n", compared - before);
 	check(compared - before >= 300, "300 of the 400 seeded BTFs deduplicated whole", "seeded");
+	case_bg_refused();
+	before = compared;
+	for (i = 0; i < 200; i++)
+		seeded_bg(i);
+	printf("split_dedup: %d of 200 seeded BTFs deduplicated in two steps\n", compared - before);
+	check(compared - before >= 150, "150 of the 200 seeded BTFs deduplicated in two steps",
+	      "seeded");
 	unlink(strcat(strcpy((char[80]){ 0 }, tmpdir), "/base.btf"));
 	unlink(strcat(strcpy((char[80]){ 0 }, tmpdir), "/split.btf"));
 	rmdir(tmpdir);
