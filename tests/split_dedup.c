@@ -675,19 +675,27 @@ out:
 	btf_build__free(&b);
 }
 
-/* @mem serves every seed in turn, as a worker's serves its chunks. */
-static void seeded_whole(unsigned int seed, struct btf_dedup_mem *mem)
+/* A BTF of its own made from @seed, as a chunk is: two stretches that share types. */
+static struct btf *seeded_btf(unsigned int seed)
 {
 	struct btf *btf = btf__new_empty();
-	char name[32];
 
-	snprintf(name, sizeof(name), "whole seed %u", seed);
 	rnd_state = seed;
 	btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
 	add_random(btf, 20 + rnd(100), seed * 7);
 	rnd_state = seed * 31 + 5;
 	add_random(btf, 10 + rnd(60), seed * 7);
 	clamp_refs(btf, 1);
+	return btf;
+}
+
+/* @mem serves every seed in turn, as a worker's serves its chunks. */
+static void seeded_whole(unsigned int seed, struct btf_dedup_mem *mem)
+{
+	struct btf *btf = seeded_btf(seed);
+	char name[32];
+
+	snprintf(name, sizeof(name), "whole seed %u", seed);
 	compare_whole(name, btf, mem);
 	btf__free(btf);
 }
@@ -828,16 +836,10 @@ static void seeded_bg(unsigned int seed)
 {
 	static const struct btf_dedup_rules v132 = { .typedef_graphs = true,
 						     .identical_types = true };
-	struct btf *btf = btf__new_empty();
+	struct btf *btf = seeded_btf(seed);
 	char name[32];
 
 	snprintf(name, sizeof(name), "bg seed %u", seed);
-	rnd_state = seed;
-	btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
-	add_random(btf, 20 + rnd(100), seed * 7);
-	rnd_state = seed * 31 + 5;
-	add_random(btf, 10 + rnd(60), seed * 7);
-	clamp_refs(btf, 1);
 	compare_bg(name, btf, seed % 2 ? &v132 : &rules_libbpf_1_1);
 	btf__free(btf);
 }
