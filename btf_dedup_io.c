@@ -494,7 +494,8 @@ int btf_dedup_bg__start(const struct btf_build *b, const struct btf_dedup_rules 
 	/* The caller goes on adding to @b, whose types may then move. */
 	bg->types = malloc(b->types_len ?: 1);
 	err = bg->types ? 0 : -ENOMEM;
-	if (!err)
+	/* A BTF of no types has no buffer: memcpy() takes no NULL. */
+	if (!err && b->types_len)
 		memcpy(bg->types, b->types, b->types_len);
 	err = err ?: dedup__room(&bg->d.types, &bg->d.types_cap, n ?: 1, sizeof(*bg->d.types));
 	err = err ?: dedup__point(&bg->d, 1, n, b, bg->types);
