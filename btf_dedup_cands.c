@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The dedup's candidates in libbpf's order: see btf_dedup_cands.h. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,8 +65,8 @@ int cand_table__init(struct cand_table *c, uint32_t max, uint32_t chains)
 void cand_table__free(struct cand_table *c)
 {
 	free(c->v);
-	free(c->out);
-	free(c->aside);
+	darray__free(&c->out);
+	darray__free(&c->aside);
 	free(c->heads);
 	*c = (struct cand_table){};
 }
@@ -115,21 +116,10 @@ int cand_table__add(struct cand_table *c, uint64_t key, uint32_t id)
 	return 0;
 }
 
-/* Room for @n entries at *@p, which holds *@cap: 0 or -ENOMEM. */
-static int cand_table__room(uint32_t **p, uint32_t *cap, uint32_t n)
+/* Room for @n entries at *@data, which has room for *@cap, what it holds kept. */
+static bool cand_table__room(uint32_t **data, size_t *cap, size_t n)
 {
-	uint32_t want = *cap ? *cap : 64, *more;
-
-	while (want < n)
-		want *= 2;
-	if (want == *cap)
-		return 0;
-	more = realloc(*p, want * sizeof(*more));
-	if (!more)
-		return -ENOMEM;
-	*p = more;
-	*cap = want;
-	return 0;
+	return n <= *cap || darray__grow((void **)data, cap, sizeof(**data), n);
 }
 
 int cand_table__get(struct cand_table *c, uint64_t key)
@@ -140,6 +130,7 @@ int cand_table__get(struct cand_table *c, uint64_t key)
 	 * One walk of the chain, which has them newest first: those at the
 	 * end read first lead, newest first, straight into c->out; the others
 	 * are set aside, to follow oldest first (from the end, newest last).
+	 * The counts kept here, in registers, not in the arrays.
 	 */
 	for (e = c->heads[cand_bucket(c, key)]; e != NO_ENTRY; e = c->v[e].next) {
 		uint32_t id = c->v[e].id;
@@ -147,19 +138,19 @@ int cand_table__get(struct cand_table *c, uint64_t key)
 		if (c->v[e].key != key)
 			continue;
 		if ((id & CAND_BACK) == lead_back) {
-			if (n == c->out_cap && cand_table__room(&c->out, &c->out_cap, n + 1))
+			if (!cand_table__room(&c->out.data, &c->out.capacity, n + 1))
 				return -ENOMEM;
-			c->out[n++] = id & ~CAND_BACK;
+			c->out.data[n++] = id & ~CAND_BACK;
 		} else {
-			if (aside == c->aside_cap &&
-			    cand_table__room(&c->aside, &c->aside_cap, aside + 1))
+			if (!cand_table__room(&c->aside.data, &c->aside.capacity, aside + 1))
 				return -ENOMEM;
-			c->aside[aside++] = id & ~CAND_BACK;
+			c->aside.data[aside++] = id & ~CAND_BACK;
 		}
 	}
-	if (aside && cand_table__room(&c->out, &c->out_cap, n + aside))
+	if (aside && !cand_table__room(&c->out.data, &c->out.capacity, n + aside))
 		return -ENOMEM;
 	while (aside)
-		c->out[n++] = c->aside[--aside];
+		c->out.data[n++] = c->aside.data[--aside];
+	c->out.nr = n;
 	return n;
 }

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/darray.h"
+
 /*
  * The candidates, by signature hash.  libbpf keeps them in a hash map that
  * puts an entry first in its bucket, and reverses each bucket's entries of
@@ -34,8 +36,8 @@ struct cand_table {
 	size_t seen; /* the entries libbpf's map would hold: those here and those skipped */
 	size_t libbpf_cap; /* the capacity libbpf's map would have */
 	unsigned int grows;
-	uint32_t *out, out_cap; /* the last cand_table__get() */
-	uint32_t *aside, aside_cap; /* its entries to go after those that lead */
+	DARRAY(uint32_t) out; /* the last cand_table__get() */
+	DARRAY(uint32_t) aside; /* its entries to go after those that lead */
 };
 
 /*

@@ -158,24 +158,6 @@ static int dedup__load(struct dedup *d, struct btf_build *module, struct str_set
 }
 
 /*
- * A BTF of its own: its @n types, in place, whose IDs are checked (the
- * strings wait until the types kept are known: dedup__own_strs(); or are
- * kept whole).  Its IDs are the dedup's (d->nb is 1): each is checked in
- * bulk, by the largest a type holds.
- */
-static int dedup__point(struct dedup *d, uint32_t from, uint32_t n, const struct btf_build *b,
-			char *at);
-
-static int dedup__load_own(struct dedup *d, uint32_t n, struct btf_build *b)
-{
-	int err;
-
-	d->nr = d->nb + n;
-	err = dedup__room(&d->types, &d->types_cap, n ?: 1, sizeof(*d->types));
-	return err ?: dedup__point(d, 1, n, b, b->types);
-}
-
-/*
  * Types @from to @n of @b (of d->nb 1) as they lie at @at, where @b's
  * types are or a copy of them: -EINVAL when one holds an ID past @n.
  */
@@ -191,6 +173,29 @@ static int dedup__point(struct dedup *d, uint32_t from, uint32_t n, const struct
 	return max_id <= n ? 0 : -EINVAL;
 }
 
+/*
+ * A BTF of its own: its @n types, in place, whose IDs are checked (the
+ * strings wait until the types kept are known: dedup__own_strs(); or are
+ * kept whole).  Its IDs are the dedup's (d->nb is 1): each is checked in
+ * bulk, by the largest a type holds.
+ */
+static int dedup__load_own(struct dedup *d, uint32_t n, struct btf_build *b)
+{
+	int err;
+
+	d->nr = d->nb + n;
+	err = dedup__room(&d->types, &d->types_cap, n ?: 1, sizeof(*d->types));
+	return err ?: dedup__point(d, 1, n, b, b->types);
+}
+
+/* Where the dedup starts module type @id: VARs and DATASECs as they are, the others unseen. */
+static void dedup__start(struct dedup *d, uint32_t id)
+{
+	const struct btf_type *t = split_type(d, id);
+
+	map_set(d, id, btf_is_var(t) || btf_is_datasec(t) ? id : ID_UNSEEN);
+}
+
 static int dedup__init(struct dedup *d)
 {
 	int fresh = dedup__zroom(&d->ids, &d->ids_cap, d->nr);
@@ -198,17 +203,14 @@ static int dedup__init(struct dedup *d)
 
 	if (fresh < 0)
 		return fresh;
-	d->hypot_nr = 0;
+	d->pairs.nr = 0;
 	d->adjust_canon = false;
 	/* Zero is the start (map_of()): a base's own IDs, no hypothesis. */
 	if (!fresh)
 		memset(d->ids, 0, d->nr * sizeof(*d->ids));
 	map_set(d, 0, 0);
-	for (id = d->nb; id < d->nr; id++) {
-		const struct btf_type *t = split_type(d, id);
-
-		map_set(d, id, btf_is_var(t) || btf_is_datasec(t) ? id : ID_UNSEEN);
-	}
+	for (id = d->nb; id < d->nr; id++)
+		dedup__start(d, id);
 	return dedup__base(d);
 }
 
@@ -268,8 +270,8 @@ static int dedup__write(struct dedup *d, const struct dedup_strs *strs, uint32_t
 				    .str_off = len,
 				    .str_len = strs->len };
 	p = (char *)(hdr + 1);
-	for (i = 0; i < d->kept_nr && !err; i++) {
-		struct btf_type *t = split_type(d, d->kept[i]);
+	for (i = 0; i < d->kept.nr && !err; i++) {
+		struct btf_type *t = split_type(d, d->kept.data[i]);
 
 		memcpy(p, t, btf_type__size(t));
 		err = btf_type__visit_ids((struct btf_type *)p, out_id, d);
@@ -294,8 +296,8 @@ static void dedup__free(struct dedup *d)
 	cand_table__free(&d->enum_decls);
 	free(d->types);
 	free(d->ids);
-	free(d->hypot_list);
-	free(d->kept);
+	darray__free(&d->pairs);
+	darray__free(&d->kept);
 	str_set__free(&d->strs);
 	free(d->out);
 }
@@ -311,8 +313,8 @@ static int dedup__own_strs(struct dedup *d, const struct btf_build *b, struct st
 	uint32_t i;
 	int err = str_set__add(strs, "");
 
-	for (i = 0; i < d->kept_nr && err >= 0; i++)
-		err = btf_type__visit_strs(split_type(d, d->kept[i]), collect_str, &c);
+	for (i = 0; i < d->kept.nr && err >= 0; i++)
+		err = btf_type__visit_strs(split_type(d, d->kept.data[i]), collect_str, &c);
 	return err < 0 ? err : 0;
 }
 
@@ -322,31 +324,20 @@ static int dedup__own_strs(struct dedup *d, const struct btf_build *b, struct st
  */
 static int dedup__kept(struct dedup *d)
 {
-	uint32_t id;
+	uint32_t id, *slot;
 
-	d->kept_nr = 0;
+	d->kept.nr = 0;
 	for (id = d->nb; id < d->nr; id++) {
 		if (map_of(d, id) != id)
 			continue;
-		if (d->kept_nr == d->kept_cap) {
-			uint32_t cap = d->kept_cap ? 2 * d->kept_cap : 1024, *more;
-
-			more = realloc(d->kept, (size_t)cap * sizeof(*more));
-			if (!more)
-				return -ENOMEM;
-			d->kept = more;
-			d->kept_cap = cap;
-		}
-		d->kept[d->kept_nr++] = id;
+		slot = darray__push(&d->kept);
+		if (!slot)
+			return -ENOMEM;
+		*slot = id;
 	}
 	return 0;
 }
 
-/*
- * Deduplicates the types loaded, and writes what it keeps with the strings
- * of @whole, or else d->strs (for a BTF @b built, the strings of the types
- * kept, made here).
- */
 /* Once every type has its representative: the output, as dedup__run() says. */
 static int dedup__out(struct dedup *d, const struct btf_build *b, const struct dedup_strs *whole,
 		      uint32_t *ids, size_t nr, void **raw, uint32_t *size, uint32_t *nr_types)
@@ -360,6 +351,11 @@ static int dedup__out(struct dedup *d, const struct btf_build *b, const struct d
 	return err ?: dedup__write(d, &out, ids, nr, raw, size, nr_types);
 }
 
+/*
+ * Deduplicates the types loaded, and writes what it keeps with the strings
+ * of @whole, or else d->strs (for a BTF @b built, the strings of the types
+ * kept, made here).
+ */
 static int dedup__run(struct dedup *d, const struct btf_build *b, const struct dedup_strs *whole,
 		      uint32_t *ids, size_t nr, void **raw, uint32_t *size, uint32_t *nr_types)
 {
@@ -549,11 +545,9 @@ int btf_dedup_bg__finish(struct btf_dedup_bg *bg, struct btf_build *b, void **ra
 	d->nr = err ? d->nr : 1 + n;
 	/* As dedup__init() starts them; none may be a type the first passes met. */
 	for (id = first; id < d->nr && !err; id++) {
-		const struct btf_type *t = split_type(d, id);
-
 		d->ids[id] = (struct dedup_id){};
-		map_set(d, id, btf_is_var(t) || btf_is_datasec(t) ? id : ID_UNSEEN);
-		if (dedup__first_meets(d, t))
+		dedup__start(d, id);
+		if (dedup__first_meets(d, split_type(d, id)))
 			err = -EINVAL;
 	}
 	err = err ?: dedup__types_rest(d);

@@ -17,6 +17,7 @@
 #include "btf_base.h"
 #include "btf_dedup.h"
 #include "btf_dedup_cands.h"
+#include "lib/darray.h"
 #include "lib/str_set.h"
 
 #define ID_UNSEEN UINT32_MAX /* not yet given a representative */
@@ -49,10 +50,9 @@ struct dedup {
 	/* The module's types, in its BTF, rewritten in place: IDs after the base's. */
 	struct btf_type **types; /* types[id - nb] */
 	struct dedup_id *ids; /* by type ID, of the base and the module */
-	struct dedup_hypot *hypot_list;
-	size_t hypot_nr, hypot_cap;
+	DARRAY(struct dedup_hypot) pairs; /* those of the hypothetical map, in order */
 	/* The module's types that stand for themselves, in order (dedup__kept()). */
-	uint32_t *kept, kept_nr, kept_cap;
+	DARRAY(uint32_t) kept;
 	bool adjust_canon;
 	/* Which libbpf's rules: typedefs by graph, identical types (btf_dedup.h). */
 	struct btf_dedup_rules rules;

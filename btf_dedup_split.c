@@ -222,16 +222,11 @@ static bool identical_proto(const struct dedup *d, const struct btf_type *a,
 static int hypot_add(struct dedup *d, uint32_t canon, unsigned int canon_kind, uint32_t cand,
 		     unsigned int cand_kind)
 {
-	if (d->hypot_nr == d->hypot_cap) {
-		size_t cap = d->hypot_cap ? 2 * d->hypot_cap : 64;
-		struct dedup_hypot *list = realloc(d->hypot_list, cap * sizeof(*list));
+	struct dedup_hypot *h = darray__push(&d->pairs);
 
-		if (!list)
-			return -ENOMEM;
-		d->hypot_list = list;
-		d->hypot_cap = cap;
-	}
-	d->hypot_list[d->hypot_nr++] = (struct dedup_hypot){ canon, canon_kind, cand_kind };
+	if (!h)
+		return -ENOMEM;
+	*h = (struct dedup_hypot){ canon, canon_kind, cand_kind };
 	hypot_set(d, canon, cand);
 	return 0;
 }
@@ -240,9 +235,9 @@ static void hypot_clear(struct dedup *d)
 {
 	size_t i;
 
-	for (i = 0; i < d->hypot_nr; i++)
-		hypot_set(d, d->hypot_list[i].canon, ID_UNSEEN);
-	d->hypot_nr = 0;
+	for (i = 0; i < d->pairs.nr; i++)
+		hypot_set(d, d->pairs.data[i].canon, ID_UNSEEN);
+	d->pairs.nr = 0;
 	d->adjust_canon = false;
 }
 
@@ -441,8 +436,8 @@ static void hypot_merge(struct dedup *d)
 	bool adjust_canon = d->adjust_canon;
 	size_t i;
 
-	for (i = 0; i < d->hypot_nr; i++) {
-		const struct dedup_hypot *h = &d->hypot_list[i];
+	for (i = 0; i < d->pairs.nr; i++) {
+		const struct dedup_hypot *h = &d->pairs.data[i];
 		uint32_t cand = hypot_of(d, h->canon);
 		uint32_t c = resolve(d, h->canon), t = resolve(d, cand);
 		unsigned int kc = c == h->canon ? h->canon_kind : btf_kind(type_of(d, c));
@@ -460,7 +455,7 @@ static void hypot_merge(struct dedup *d)
 		    is_mapped(d, c) && !is_mapped(d, t))
 			map_set(d, t, c);
 	}
-	d->hypot_nr = 0;
+	d->pairs.nr = 0;
 }
 
 /* INTs, FWDs and FLOATs: the first candidate equal to them. */
@@ -475,10 +470,10 @@ static int dedup_prim(struct dedup *d, uint32_t id)
 	if (n < 0)
 		return n;
 	for (i = 0; i < n && to == id; i++) {
-		const struct btf_type *c = type_of(d, d->cands.out[i]);
+		const struct btf_type *c = type_of(d, d->cands.out.data[i]);
 
 		if (is_int ? btf_sig__equal_int_tag(t, c) : btf_sig__equal_common(t, c))
-			to = d->cands.out[i];
+			to = d->cands.out.data[i];
 	}
 	map_set(d, id, to);
 	return to == id ? cand_table__add(&d->cands, h, id) : 0;
@@ -512,7 +507,7 @@ static int dedup_enum_indexed(struct dedup *d, const struct btf_type *t, uint32_
 	if (n < 0)
 		return n;
 	for (i = 0; i < n; i++) {
-		uint32_t c = d->enum_values.out[i];
+		uint32_t c = d->enum_values.out.data[i];
 
 		if (btf_sig__equal_enum(t, type_of(d, c))) {
 			match = c;
@@ -559,7 +554,7 @@ static int dedup_enum(struct dedup *d, uint32_t id)
 		goto found;
 	n = cand_table__get(&d->cands, h);
 	for (i = 0; i < n; i++) {
-		uint32_t c_id = d->cands.out[i];
+		uint32_t c_id = d->cands.out.data[i];
 		const struct btf_type *c = type_of(d, c_id);
 
 		if (btf_sig__equal_enum(t, c)) {
@@ -613,7 +608,7 @@ static int dedup_composite(struct dedup *d, uint32_t id)
 	if (n < 0)
 		return n;
 	for (i = 0; i < n && to == id; i++) {
-		uint32_t c = d->cands.out[i];
+		uint32_t c = d->cands.out.data[i];
 
 		/* Not a FWD that shares the hash: that could make a loop. */
 		if (td ? !btf_sig__shallow_equal_typedef(t, type_of(d, c)) ||
@@ -636,23 +631,14 @@ static int dedup_composite(struct dedup *d, uint32_t id)
 
 static int resolve_ref(uint32_t *id, void *ctx);
 
-/*
- * A reference type, once what it refers to is: the first equal candidate.
- * Its representative, or a negative errno (-ELOOP for a cycle that no
- * struct breaks).
- */
-static int dedup_ref(struct dedup *d, uint32_t id)
+/* dedup_ref() of a type not yet met. */
+static __attribute__((noinline)) int dedup_ref_new(struct dedup *d, uint32_t id)
 {
-	struct btf_type *t;
+	struct btf_type *t = split_type(d, id);
 	uint32_t to = id;
 	int n, i, err;
 	uint64_t h;
 
-	if (map_of(d, id) == ID_ON_PATH)
-		return -ELOOP;
-	if (is_mapped(d, id))
-		return resolve(d, id);
-	t = split_type(d, id);
 	if (!kind_of(t)->equal)
 		return -EINVAL;
 	map_set(d, id, ID_ON_PATH);
@@ -664,24 +650,31 @@ static int dedup_ref(struct dedup *d, uint32_t id)
 	if (n < 0)
 		return n;
 	for (i = 0; i < n && to == id; i++)
-		if (kind_of(t)->equal(t, type_of(d, d->cands.out[i])))
-			to = d->cands.out[i];
+		if (kind_of(t)->equal(t, type_of(d, d->cands.out.data[i])))
+			to = d->cands.out.data[i];
 	map_set(d, id, to);
 	err = to == id ? cand_table__add(&d->cands, h, id) : 0;
 	return err ?: (int)to;
 }
 
+/*
+ * A reference type, once what it refers to is: the first equal candidate.
+ * Its representative, or a negative errno (-ELOOP for a cycle that no
+ * struct breaks).  Inline where the type was met before: most references
+ * are to types already deduplicated.
+ */
+static inline int dedup_ref(struct dedup *d, uint32_t id)
+{
+	if (is_mapped(d, id))
+		return resolve(d, id);
+	if (map_of(d, id) == ID_ON_PATH)
+		return -ELOOP;
+	return dedup_ref_new(d, id);
+}
+
 static int resolve_ref(uint32_t *id, void *ctx)
 {
-	struct dedup *d = ctx;
-	int to;
-
-	/* Most references are to types already deduplicated: no call for those. */
-	if (is_mapped(d, *id)) {
-		*id = resolve(d, *id);
-		return 0;
-	}
-	to = dedup_ref(d, *id);
+	int to = dedup_ref(ctx, *id);
 
 	if (to < 0)
 		return to;
@@ -712,29 +705,6 @@ static void fwd_names__count(struct fwd_name *names, size_t n, const struct btf_
 		f->id = id;
 }
 
-/* The module's FWDs that stand for themselves, in ID order, into *@fwds: their count. */
-static int dedup_fwds__list(const struct dedup *d, uint32_t **fwds)
-{
-	uint32_t *list = NULL, *more, cap = 0, n = 0, id;
-
-	for (id = d->nb; id < d->nr; id++) {
-		if (!btf_is_fwd(split_type(d, id)) || map_of(d, id) != id)
-			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 64;
-			more = realloc(list, cap * sizeof(*list));
-			if (!more) {
-				free(list);
-				return -ENOMEM;
-			}
-			list = more;
-		}
-		list[n++] = id;
-	}
-	*fwds = list;
-	return n;
-}
-
 /*
  * FWDs no graph resolved: to the struct or union of their name, when
  * exactly one of the base's and the module's stands for itself.  Those
@@ -742,19 +712,30 @@ static int dedup_fwds__list(const struct dedup *d, uint32_t **fwds)
  */
 static int dedup_fwds(struct dedup *d)
 {
-	struct fwd_name *names;
-	uint32_t *fwds, id;
-	int n = dedup_fwds__list(d, &fwds), i, j;
+	DARRAY(uint32_t) fwds = {};
+	struct fwd_name *names = NULL;
+	size_t n, i, j;
+	uint32_t id, *slot;
+	int err = 0;
 
-	if (n <= 0)
-		return n;
-	names = calloc(n, sizeof(*names));
-	if (!names) {
-		free(fwds);
-		return -ENOMEM;
+	for (id = d->nb; id < d->nr && !err; id++) {
+		if (!btf_is_fwd(split_type(d, id)) || map_of(d, id) != id)
+			continue;
+		slot = darray__push(&fwds);
+		if (slot)
+			*slot = id;
+		else
+			err = -ENOMEM;
 	}
+	n = fwds.nr;
+	if (!err && n) {
+		names = calloc(n, sizeof(*names));
+		err = names ? 0 : -ENOMEM;
+	}
+	if (err || !n)
+		goto out;
 	for (i = 0; i < n; i++)
-		names[i].name_off = split_type(d, fwds[i])->name_off;
+		names[i].name_off = split_type(d, fwds.data[i])->name_off;
 	qsort(names, n, sizeof(*names), fwd_name__cmp);
 	for (i = j = 0; i < n; i++)
 		if (!j || names[j - 1].name_off != names[i].name_off)
@@ -766,7 +747,7 @@ static int dedup_fwds(struct dedup *d)
 			fwd_names__count(names, j, t, id);
 	}
 	for (i = 0; i < n; i++) {
-		const struct btf_type *t = split_type(d, fwds[i]), *c;
+		const struct btf_type *t = split_type(d, fwds.data[i]), *c;
 		struct fwd_name key = { .name_off = t->name_off }, *f;
 
 		f = bsearch(&key, names, j, sizeof(*names), fwd_name__cmp);
@@ -774,11 +755,12 @@ static int dedup_fwds(struct dedup *d)
 			continue;
 		c = type_of(d, f->id);
 		if (btf_kind(c) == fwd_kind(t))
-			map_set(d, fwds[i], f->id);
+			map_set(d, fwds.data[i], f->id);
 	}
+out:
 	free(names);
-	free(fwds);
-	return 0;
+	darray__free(&fwds);
+	return err;
 }
 
 /* The passes over the module's types, as libbpf runs them. */
@@ -815,7 +797,8 @@ int dedup__types_rest(struct dedup *d)
 	int err = dedup_fwds(d);
 
 	for (id = d->nb; id < d->nr && !err; id++) {
-		int to = is_mapped(d, id) ? 0 : dedup_ref(d, id);
+		/* At the top, on no path: what is met already needs no representative here. */
+		int to = is_mapped(d, id) ? 0 : dedup_ref_new(d, id);
 
 		err = to < 0 ? to : 0;
 	}
