@@ -81,24 +81,19 @@ void die_ref_ctx__init(struct die_ref_ctx *ctx, Dwarf_Die *die, bool global,
 }
 
 /*
- * @attr's constant as libdw 0.188's dwarf_formudata() reads it, where the
- * bytes alone say, in the unit's byte order: a data1 to data8, whose bytes
- * the plan, or libdw, found within the unit, and an implicit constant, in
- * the abbreviation.  False for the others, libdw's: a data4 or data8
- * DW_AT_data_member_location may be an offset into .debug_loc before DWARF
- * 4, which libdw checks; a LEB128 in the DIE may run to the unit's end,
- * which is not known here.  die_reader__constant()'s forms, a switch of its
- * own: it runs for most sizes and member offsets, and the shared one took
- * a second dispatch (callgrind: some 150 M more instructions on the corpus 6.1).
+ * The constant of @form at @p as libdw 0.188's dwarf_formudata() reads it,
+ * where the bytes alone say, in the unit's byte order: a data1 to data8,
+ * whose bytes the plan, or libdw, found within the unit, and an implicit
+ * constant, in the abbreviation.  False for the others, libdw's: a LEB128
+ * in the DIE may run to the unit's end, which is not known here.
+ * die_reader__constant()'s forms, a switch of its own: it runs for most
+ * sizes and member offsets, and the shared one took a second dispatch
+ * (callgrind: some 150 M more instructions on the corpus 6.1).
  */
-static bool attr_const(const struct die_attrs *a, const Dwarf_Attribute *attr, uint64_t *val)
+static inline __attribute__((always_inline)) bool
+form_const(const struct die_strs *s, unsigned int form, const unsigned char *p, uint64_t *val)
 {
-	const struct die_strs *s = a->strs;
-	const unsigned char *p = attr->valp;
-
-	if (!s || attr->cu != s->cu)
-		return false;
-	switch (attr->form) {
+	switch (form) {
 	case DW_FORM_data1:
 		*val = *p;
 		return true;
@@ -106,10 +101,10 @@ static bool attr_const(const struct die_attrs *a, const Dwarf_Attribute *attr, u
 		*val = die_reader__fixed(p, 2, s->big_endian);
 		return true;
 	case DW_FORM_data4:
+		*val = die_reader__fixed(p, 4, s->big_endian);
+		return true;
 	case DW_FORM_data8:
-		if (attr->code == DW_AT_data_member_location)
-			return false;
-		*val = die_reader__fixed(p, attr->form == DW_FORM_data4 ? 4 : 8, s->big_endian);
+		*val = die_reader__fixed(p, 8, s->big_endian);
 		return true;
 	case DW_FORM_implicit_const:
 		return s->abbrev && p >= s->abbrev && p < s->abbrev_end &&
@@ -117,6 +112,23 @@ static bool attr_const(const struct die_attrs *a, const Dwarf_Attribute *attr, u
 	default:
 		return false;
 	}
+}
+
+/*
+ * form_const() of @attr, where it is of the strs' unit; but a data4 or
+ * data8 DW_AT_data_member_location may be an offset into .debug_loc before
+ * DWARF 4, which libdw checks.
+ */
+static bool attr_const(const struct die_attrs *a, const Dwarf_Attribute *attr, uint64_t *val)
+{
+	const struct die_strs *s = a->strs;
+
+	if (!s || attr->cu != s->cu)
+		return false;
+	if (attr->code == DW_AT_data_member_location &&
+	    (attr->form == DW_FORM_data4 || attr->form == DW_FORM_data8))
+		return false;
+	return form_const(s, attr->form, attr->valp, val);
 }
 
 static void attr_udata(const struct die_attrs *a, Dwarf_Attribute *attr, uint64_t *val, bool *has)
@@ -164,21 +176,30 @@ void die_attr__member_location(Dwarf_Attribute *attr, uint64_t *val)
 typedef void (*attr_read_fn)(struct die_attrs *a, Dwarf_Attribute *attr);
 
 /*
- * A DW_FORM_strp or DW_FORM_line_strp name read as libdw 0.188's
- * dwarf_formstring() reads it (the unit's offset, in the file's byte order,
- * into the section), or NULL: anything else (an offset past the section, a
+ * A DW_FORM_strp or DW_FORM_line_strp name, whose offset is at @valp, in
+ * section @sec to @end, read as libdw 0.188's dwarf_formstring() reads it
+ * (the unit's offset, in the file's byte order, into the section), or NULL: anything else (an offset past the section, a
  * section not found, other forms) is libdw's to read, and to refuse.
  */
-static const char *die_strs__name(const struct die_strs *s, const Dwarf_Attribute *attr)
+static inline __attribute__((always_inline)) const char *
+die_strs__at(const struct die_strs *s, const char *sec, const char *end, const unsigned char *valp)
 {
-	const char *sec = attr->form == DW_FORM_strp ? s->str : s->line_str;
-	const char *end = attr->form == DW_FORM_strp ? s->str_end : s->line_str_end;
 	uint64_t off;
 
-	if (!sec || attr->cu != s->cu || (s->offset_size != 4 && s->offset_size != 8))
+	if (!sec || (s->offset_size != 4 && s->offset_size != 8))
 		return NULL;
-	off = die_reader__fixed(attr->valp, s->offset_size, s->big_endian);
+	off = die_reader__fixed(valp, s->offset_size, s->big_endian);
 	return off < (uint64_t)(end - sec) ? sec + off : NULL;
+}
+
+/* die_strs__at() of a name libdw found: of the strs' unit, else NULL. */
+static const char *die_strs__name(const struct die_strs *s, const Dwarf_Attribute *attr)
+{
+	if (attr->cu != s->cu)
+		return NULL;
+	if (attr->form == DW_FORM_strp)
+		return die_strs__at(s, s->str, s->str_end, attr->valp);
+	return die_strs__at(s, s->line_str, s->line_str_end, attr->valp);
 }
 
 static void read_name(struct die_attrs *a, Dwarf_Attribute *attr)
@@ -193,23 +214,33 @@ static void read_name(struct die_attrs *a, Dwarf_Attribute *attr)
 	a->name_inline = form == DW_FORM_string;
 }
 
-static void read_type(struct die_attrs *a, Dwarf_Attribute *attr)
+/*
+ * A DW_FORM_ref4 at @valp, a reference into the unit, 4 bytes, as
+ * dwarf_formref() reads it (in the file's byte order, which the names'
+ * sections tell); its bounds were checked with the DIE's.
+ */
+static inline __attribute__((always_inline)) uint32_t type_ref4(const struct die_attrs *a,
+								const unsigned char *valp)
 {
-	uint64_t off;
+	uint64_t off = die_reader__fixed(valp, 4, a->strs->big_endian) + a->refs.base;
 
-	/*
-	 * A reference into the unit, 4 bytes, as dwarf_formref() reads it (in
-	 * the file's byte order, which the names' sections tell); its bounds
-	 * were checked with the DIE's.
-	 */
-	if (attr->form == DW_FORM_ref4 && a->strs) {
-		off = die_reader__fixed(attr->valp, 4, a->strs->big_endian) + a->refs.base;
-		a->type = off >= REF_OFF_MASK - 1 ? REF_BAD : REF_DIE | (uint32_t)off;
-	} else {
-		a->type = die_ref(attr, &a->refs);
-	}
+	return off >= REF_OFF_MASK - 1 ? REF_BAD : REF_DIE | (uint32_t)off;
+}
+
+/* @attr, a DW_AT_type whose reference is @type, taken into @a: the last wins. */
+static inline __attribute__((always_inline)) void type_take(struct die_attrs *a, uint32_t type,
+							    const Dwarf_Attribute *attr)
+{
+	a->type = type;
 	a->repeated |= a->type_attr.code != 0;
 	a->type_attr = *attr;
+}
+
+static void read_type(struct die_attrs *a, Dwarf_Attribute *attr)
+{
+	bool ref4 = attr->form == DW_FORM_ref4 && a->strs;
+
+	type_take(a, ref4 ? type_ref4(a, attr->valp) : die_ref(attr, &a->refs), attr);
 }
 
 static void read_byte_size(struct die_attrs *a, Dwarf_Attribute *attr)
@@ -419,52 +450,12 @@ int die_attrs__collect(Dwarf_Attribute *attr, void *arg)
 	return collect(attr, arg);
 }
 
-/*
- * An implicit constant at @p, in .debug_abbrev, as attr_const() reads it.
- * False where it is not found there.
- */
-static bool implicit_const(const struct die_strs *s, const unsigned char *p, uint64_t *val)
-{
-	return s->abbrev && p >= s->abbrev && p < s->abbrev_end &&
-	       leb128__read(&p, s->abbrev_end, val, true);
-}
-
-/*
- * The constant of @form at @p as attr_const() reads it, but for the forms
- * of OP_MEMBER_LOCATION and OP_BYTE_SIZE alone.
- */
-static inline __attribute__((always_inline)) bool
-op_const(const struct die_strs *s, unsigned int form, const unsigned char *p, uint64_t *val)
-{
-	switch (form) {
-	case DW_FORM_data1:
-		*val = *p;
-		return true;
-	case DW_FORM_data2:
-		*val = die_reader__fixed(p, 2, s->big_endian);
-		return true;
-	case DW_FORM_data4:
-		*val = die_reader__fixed(p, 4, s->big_endian);
-		return true;
-	case DW_FORM_data8:
-		*val = die_reader__fixed(p, 8, s->big_endian);
-		return true;
-	default:
-		return implicit_const(s, p, val);
-	}
-}
-
 /* Hands @spec's value at @valp to collect(), as libdw's attribute. */
 static __attribute__((noinline)) void get_collect(const struct die_reader_spec *spec,
 						  const unsigned char *valp, Dwarf_Die *die,
 						  void *arg)
 {
-	Dwarf_Attribute attr = {
-		.code = spec->name,
-		.form = spec->form,
-		.valp = (unsigned char *)valp,
-		.cu = die->cu,
-	};
+	Dwarf_Attribute attr = die_reader_spec__attr(spec, valp, die);
 
 	collect(&attr, arg);
 }
@@ -479,17 +470,13 @@ get_spec(const struct die_reader_spec *spec, const unsigned char *valp, Dwarf_Di
 {
 	struct die_attrs *a = arg;
 	const struct die_strs *s = a->strs;
-	uint64_t off;
+	Dwarf_Attribute attr;
 
 	switch (spec->op) {
 	case OP_NAME_STRP:
-		/* die_strs__name(), its checks made. */
-		if (!s->str || (s->offset_size != 4 && s->offset_size != 8))
+		a->name = die_strs__at(s, s->str, s->str_end, valp);
+		if (!a->name)
 			break;
-		off = die_reader__fixed(valp, s->offset_size, s->big_endian);
-		if (off >= (uint64_t)(s->str_end - s->str))
-			break;
-		a->name = s->str + off;
 		a->name_inline = false;
 		return;
 	case OP_NAME_STRING:
@@ -498,22 +485,15 @@ get_spec(const struct die_reader_spec *spec, const unsigned char *valp, Dwarf_Di
 		a->name_inline = true;
 		return;
 	case OP_TYPE_REF4:
-		off = die_reader__fixed(valp, 4, s->big_endian) + a->refs.base;
-		a->type = off >= REF_OFF_MASK - 1 ? REF_BAD : REF_DIE | (uint32_t)off;
-		a->repeated |= a->type_attr.code != 0;
-		a->type_attr = (Dwarf_Attribute){
-			.code = spec->name,
-			.form = spec->form,
-			.valp = (unsigned char *)valp,
-			.cu = die->cu,
-		};
+		attr = die_reader_spec__attr(spec, valp, die);
+		type_take(a, type_ref4(a, valp), &attr);
 		return;
 	case OP_MEMBER_LOCATION:
-		if (!op_const(s, spec->form, valp, &a->member_location))
+		if (!form_const(s, spec->form, valp, &a->member_location))
 			break;
 		return;
 	case OP_BYTE_SIZE:
-		if (!op_const(s, spec->form, valp, &a->byte_size))
+		if (!form_const(s, spec->form, valp, &a->byte_size))
 			break;
 		a->has_byte_size = true;
 		return;

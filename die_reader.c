@@ -284,12 +284,7 @@ static void hand_over(const struct die_reader_spec *spec, const unsigned char *v
 		      void *arg)
 {
 	const struct getattrs_cb *c = arg;
-	Dwarf_Attribute attr = {
-		.code = spec->name,
-		.form = spec->form,
-		.valp = (unsigned char *)valp,
-		.cu = die->cu,
-	};
+	Dwarf_Attribute attr = die_reader_spec__attr(spec, valp, die);
 
 	c->cb(&attr, c->arg);
 }

@@ -151,6 +151,18 @@ die_reader__walked_plan(const struct die_reader *r, Dwarf_Die *die, const unsign
 	return plan;
 }
 
+/* @spec's value at @valp, of @die, as libdw's attribute. */
+static inline Dwarf_Attribute die_reader_spec__attr(const struct die_reader_spec *spec,
+						    const unsigned char *valp, const Dwarf_Die *die)
+{
+	return (Dwarf_Attribute){
+		.code = spec->name,
+		.form = spec->form,
+		.valp = (unsigned char *)valp,
+		.cu = die->cu,
+	};
+}
+
 /*
  * What die_reader__read_planned() calls for each wanted attribute: its
  * @spec, where its value lies (@valp, in the DIE, or in the abbreviation
