@@ -140,35 +140,32 @@ static int str_ptr__cmp(const void *a, const void *b)
 static int decl_names__get(const struct btf_build *btf, uint32_t first, const char ***names,
 			   size_t *nr)
 {
-	uint32_t id, end = btf_build__type_cnt(btf), *offs = NULL;
+	uint32_t id, end = btf_build__type_cnt(btf), *slot;
+	DARRAY(uint32_t) offs = {};
 	const char **v;
-	size_t n = 0, cap = 0, i, j;
+	size_t n, i, j;
 
 	for (id = first; id < end; id++) {
 		const struct btf_type *t = btf_build__type_by_id(btf, id);
 
 		if (!btf_type__is_decl(t))
 			continue;
-		if (n == cap) {
-			uint32_t *p = realloc(offs, (cap = cap ? 2 * cap : 64) * sizeof(*offs));
-
-			if (!p) {
-				free(offs);
-				return -ENOMEM;
-			}
-			offs = p;
+		slot = darray__push(&offs);
+		if (!slot) {
+			darray__free(&offs);
+			return -ENOMEM;
 		}
-		offs[n++] = t->name_off;
+		*slot = t->name_off;
 	}
-	n = u32__sort_unique(offs, n);
+	n = u32__sort_unique(offs.data, offs.nr);
 	v = n ? malloc(n * sizeof(*v)) : NULL;
 	if (n && !v) {
-		free(offs);
+		darray__free(&offs);
 		return -ENOMEM;
 	}
 	for (i = 0; i < n; i++)
-		v[i] = btf_build__str(btf, offs[i]);
-	free(offs);
+		v[i] = btf_build__str(btf, offs.data[i]);
+	darray__free(&offs);
 	if (n)
 		qsort(v, n, sizeof(*v), str_ptr__cmp);
 	for (i = j = 0; i < n; i++)
