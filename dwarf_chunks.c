@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
 
 #include <dwarf.h>
 
@@ -25,6 +26,7 @@ struct chunk_time {
 	uint64_t bytes;
 	double cpu; /* the worker's, taking the chunk and encoding it */
 	double wall; /* the same span's wall time: with other workers, what they cost it too */
+	long faults; /* the worker's page faults in it: first writes to memory it had not used */
 };
 
 /* The CU queue shared by the workers. */
@@ -270,6 +272,7 @@ static void cu_queue__fail(struct cu_queue *q, int err)
 /* A worker's CPU and the wall clock, at one moment. */
 struct chunk_clock {
 	double cpu, wall;
+	long faults;
 };
 
 static double clock_seconds(clockid_t id)
@@ -280,10 +283,16 @@ static double clock_seconds(clockid_t id)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static struct chunk_clock chunk_clock__now(void)
+/* The worker's clocks for -V (@verbose); else nothing, no system call per chunk. */
+static struct chunk_clock chunk_clock__now(bool verbose)
 {
+	struct rusage ru = {};
+
+	if (!verbose)
+		return (struct chunk_clock){};
+	getrusage(RUSAGE_THREAD, &ru);
 	return (struct chunk_clock){ clock_seconds(CLOCK_THREAD_CPUTIME_ID),
-				     clock_seconds(CLOCK_MONOTONIC) };
+				     clock_seconds(CLOCK_MONOTONIC), ru.ru_minflt + ru.ru_majflt };
 }
 
 /* With -V, what @chunk took since @start; only -V's lines miss it when out of memory. */
@@ -295,12 +304,16 @@ static void cu_queue__note(struct cu_queue *q, const struct dwarf_chunk *chunk,
 
 	if (!q->verbose)
 		return;
-	now = chunk_clock__now();
+	now = chunk_clock__now(true);
 	pthread_mutex_lock(&q->lock);
 	t = darray__push(&q->times);
 	if (t)
-		*t = (struct chunk_time){ chunk->index, chunk->nr, chunk->end - chunk->start,
-					  now.cpu - start.cpu, now.wall - start.wall };
+		*t = (struct chunk_time){ chunk->index,
+					  chunk->nr,
+					  chunk->end - chunk->start,
+					  now.cpu - start.cpu,
+					  now.wall - start.wall,
+					  now.faults - start.faults };
 	pthread_mutex_unlock(&q->lock);
 }
 
@@ -321,8 +334,11 @@ static void cu_queue__print_times(struct cu_queue *q)
 	for (i = 0; i < q->times.nr; i++) {
 		const struct chunk_time *t = &q->times.data[i];
 
-		fprintf(stderr, "pahole: chunk %u: %u units, %llu bytes, %.4f s CPU, %.4f s wall\n",
-			t->index, t->nr_units, (unsigned long long)t->bytes, t->cpu, t->wall);
+		fprintf(stderr,
+			"pahole: chunk %u: %u units, %llu bytes, %ld page faults, %.4f s CPU, "
+			"%.4f s wall\n",
+			t->index, t->nr_units, (unsigned long long)t->bytes, t->faults, t->cpu,
+			t->wall);
 	}
 }
 
@@ -330,7 +346,7 @@ static void *worker__run(void *arg)
 {
 	struct worker *w = arg;
 	struct dwarf_chunk *chunk = calloc(1, sizeof(*chunk));
-	struct chunk_clock start = chunk_clock__now();
+	struct chunk_clock start = chunk_clock__now(w->queue->verbose);
 
 	if (!chunk) {
 		cu_queue__fail(w->queue, -ENOMEM);
@@ -348,7 +364,7 @@ static void *worker__run(void *arg)
 			break;
 		}
 		cu_queue__note(w->queue, chunk, start);
-		start = chunk_clock__now();
+		start = chunk_clock__now(w->queue->verbose);
 	}
 	free(chunk->cu_die);
 	free(chunk->cu_index);
