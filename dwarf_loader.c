@@ -61,13 +61,13 @@ static const Dwfl_Callbacks offline_callbacks = {
 };
 
 /*
- * libdwfl writes every page of a debug section it relocates, and zeroes
- * every relocation it applied (elfutils 0.188's relocate.c, partial mode):
- * in a private mapping of the file, a copy-on-write fault per page, which
- * costs a module more than reading its DWARF.  Those pages are made
- * writable in one call per section instead.
+ * Calls @fn on each relocation section of @elf, a file of @size bytes
+ * mapped at @map, that applies to a .debug_* section (not allocated, with
+ * bytes in the file): both within the file.
  */
-static void dwarf_loader__populate_relocs(Elf *elf, char *map, uint64_t size)
+static void dwarf_loader__debug_relocs(Elf *elf, char *map, uint64_t size,
+				       void (*fn)(char *map, const GElf_Shdr *rel,
+						  const GElf_Shdr *target))
 {
 	size_t shstrndx;
 	Elf_Scn *scn = NULL;
@@ -90,11 +90,39 @@ static void dwarf_loader__populate_relocs(Elf *elf, char *map, uint64_t size)
 		    rel.sh_size > size - rel.sh_offset || target.sh_offset > size ||
 		    target.sh_size > size - target.sh_offset)
 			continue;
-		populate__write(map + rel.sh_offset, rel.sh_size);
-		/* A section of few relocations (.debug_line's) has pages only read. */
-		if (rel.sh_entsize && rel.sh_size / rel.sh_entsize >= target.sh_size / 4096)
-			populate__write(map + target.sh_offset, target.sh_size);
+		fn(map, &rel, &target);
 	}
+}
+
+/*
+ * libdwfl writes every page of a debug section it relocates, and zeroes
+ * every relocation it applied (elfutils 0.188's relocate.c, partial mode):
+ * in a private mapping of the file, a copy-on-write fault per page, which
+ * costs a module more than reading its DWARF.  Those pages are made
+ * writable in one call per section instead.
+ */
+static void populate_reloc(char *map, const GElf_Shdr *rel, const GElf_Shdr *target)
+{
+	populate__write(map + rel->sh_offset, rel->sh_size);
+	/* A section of few relocations (.debug_line's) has pages only read. */
+	if (rel->sh_entsize && rel->sh_size / rel->sh_entsize >= target->sh_size / 4096)
+		populate__write(map + target->sh_offset, target->sh_size);
+}
+
+/*
+ * Once libdwfl has relocated the debug sections (all at once, when the
+ * module's DWARF is first asked for: __libdwfl_relocate()), their
+ * relocation sections are of no more use: it zeroed each relocation it
+ * applied, and set the section's size to 0 where it applied all.  Their
+ * pages, private copies by then, are let go: as many bytes again as
+ * .debug_info (mlx5_core.ko: 28.6 MB of .rela.debug_info), held to the end
+ * of the run, and at its peak.  Only pages wholly inside a relocation
+ * section go: a page it shares with a relocated section keeps its bytes.
+ */
+static void drop_reloc(char *map, const GElf_Shdr *rel, const GElf_Shdr *target)
+{
+	(void)target;
+	populate__drop(map + rel->sh_offset, map + rel->sh_offset + rel->sh_size);
 }
 
 /* Relocatable objects (modules) need their .rela.debug_* applied: libdwfl does it. */
@@ -113,7 +141,7 @@ static int dwarf_loader__open_relocated(struct dwarf_loader *l, const char *path
 		l->rel_map = NULL;
 		return -errno;
 	}
-	dwarf_loader__populate_relocs(l->elf, l->rel_map, l->rel_size);
+	dwarf_loader__debug_relocs(l->elf, l->rel_map, l->rel_size, populate_reloc);
 	l->dwfl = dwfl_begin(&offline_callbacks);
 	if (!l->dwfl)
 		return -ENOMEM;
@@ -123,7 +151,10 @@ static int dwarf_loader__open_relocated(struct dwarf_loader *l, const char *path
 	l->module = mod;
 	l->dwarf = dwfl_module_getdwarf(mod, &bias);
 	/* There is a .debug_info: failing to read it is an error, not "no DWARF". */
-	return l->dwarf ? 0 : -EBADMSG;
+	if (!l->dwarf)
+		return -EBADMSG;
+	dwarf_loader__debug_relocs(l->elf, l->rel_map, l->rel_size, drop_reloc);
+	return 0;
 }
 
 /*

@@ -22,8 +22,9 @@ void populate__write(void *p, size_t len);
 
 /*
  * The pages wholly inside @start..@end let go (MADV_DONTNEED): only for a
- * read-only mapping of a file, whose pages come back from it when read
- * again; never for memory whose contents are ours.
+ * mapping of a file, whose pages come back from it when read again (a
+ * private copy's writes are lost: only for those no longer needed); never
+ * for memory whose contents are ours.
  */
 void populate__drop(const void *start, const void *end);
 
