@@ -161,13 +161,12 @@ static int dedup__load(struct dedup *d, struct btf_build *module, struct str_set
  * Types @from to @n of @b (of d->nb 1) as they lie at @at, where @b's
  * types are or a copy of them: -EINVAL when one holds an ID past @n.
  */
-static int dedup__point(struct dedup *d, uint32_t from, uint32_t n, const struct btf_build *b,
-			char *at)
+static int dedup__point(struct dedup *d, uint32_t from, uint32_t n, const uint32_t *offs, char *at)
 {
 	uint32_t id, max_id = 0;
 
 	for (id = from; id <= n; id++) {
-		d->types[id - 1] = (struct btf_type *)(at + b->offs[id - 1]);
+		d->types[id - 1] = (struct btf_type *)(at + offs[id - 1]);
 		max_id = btf_type__max_id(d->types[id - 1], max_id);
 	}
 	return max_id <= n ? 0 : -EINVAL;
@@ -185,7 +184,7 @@ static int dedup__load_own(struct dedup *d, uint32_t n, struct btf_build *b)
 
 	d->nr = d->nb + n;
 	err = dedup__room(&d->types, &d->types_cap, n ?: 1, sizeof(*d->types));
-	return err ?: dedup__point(d, 1, n, b, b->types);
+	return err ?: dedup__point(d, 1, n, b->offs, b->types);
 }
 
 /* Where the dedup starts module type @id: VARs and DATASECs as they are, the others unseen. */
@@ -440,16 +439,29 @@ int btf_dedup__btf(struct btf_build *b, const struct btf_dedup_rules *rules, voi
 struct btf_dedup_bg {
 	struct dedup d;
 	char *types; /* the copy of the types that the first passes read */
+	uint32_t *offs; /* and of where each begins, until they are pointed at */
+	size_t types_len, offs_len;
 	pthread_t thread;
 	bool joinable; /* the first passes run in @thread */
 	int err; /* theirs */
 };
 
+/*
+ * In the thread: the copied types pointed at, the dedup started, its first
+ * passes run (the caller keeps only what a memcpy() costs).
+ */
 static void *dedup_bg__first(void *arg)
 {
 	struct btf_dedup_bg *bg = arg;
+	struct dedup *d = &bg->d;
+	uint32_t n = d->nr - 1;
+	int err = dedup__room(&d->types, &d->types_cap, n ?: 1, sizeof(*d->types));
 
-	bg->err = dedup__types_first(&bg->d);
+	err = err ?: dedup__point(d, 1, n, bg->offs, bg->types);
+	grow__free(bg->offs, bg->offs_len);
+	bg->offs = NULL;
+	err = err ?: dedup__init(d);
+	bg->err = err ?: dedup__types_first(d);
 	return NULL;
 }
 
@@ -467,8 +479,26 @@ void btf_dedup_bg__delete(struct btf_dedup_bg *bg)
 		return;
 	dedup_bg__join(bg);
 	dedup__free(&bg->d);
-	free(bg->types);
+	grow__free(bg->types, bg->types_len);
+	grow__free(bg->offs, bg->offs_len);
 	free(bg);
+}
+
+/*
+ * A copy of @len bytes at @from in *@to, its pages mapped in one call
+ * first: a fresh block of megabytes faults a page at a time as memcpy()
+ * writes it, ten times what the copy costs (populate.h).
+ */
+static int dedup_bg__copy(void **to, const void *from, size_t len)
+{
+	*to = grow__realloc(NULL, 0, len);
+	if (!*to)
+		return -ENOMEM;
+	populate__write(*to, len);
+	/* A BTF of no types has no buffer: memcpy() takes no NULL. */
+	if (len)
+		memcpy(*to, from, len);
+	return 0;
 }
 
 int btf_dedup_bg__start(const struct btf_build *b, const struct btf_dedup_rules *rules,
@@ -487,15 +517,11 @@ int btf_dedup_bg__start(const struct btf_build *b, const struct btf_dedup_rules 
 	bg->d.nb = 1;
 	bg->d.nr = 1 + n;
 	bg->d.rules = *rules;
-	/* The caller goes on adding to @b, whose types may then move. */
-	bg->types = malloc(b->types_len ?: 1);
-	err = bg->types ? 0 : -ENOMEM;
-	/* A BTF of no types has no buffer: memcpy() takes no NULL. */
-	if (!err && b->types_len)
-		memcpy(bg->types, b->types, b->types_len);
-	err = err ?: dedup__room(&bg->d.types, &bg->d.types_cap, n ?: 1, sizeof(*bg->d.types));
-	err = err ?: dedup__point(&bg->d, 1, n, b, bg->types);
-	err = err ?: dedup__init(&bg->d);
+	/* The caller goes on adding to @b, whose types and offsets may then move. */
+	bg->types_len = b->types_len;
+	bg->offs_len = (size_t)n * sizeof(*b->offs);
+	err = dedup_bg__copy((void **)&bg->types, b->types, bg->types_len);
+	err = err ?: dedup_bg__copy((void **)&bg->offs, b->offs, bg->offs_len);
 	if (err) {
 		btf_dedup_bg__delete(bg);
 		return err;
@@ -541,7 +567,7 @@ int btf_dedup_bg__finish(struct btf_dedup_bg *bg, struct btf_build *b, void **ra
 	int err = dedup_bg__join(bg);
 
 	err = err ?: (n + 1 < first ? -EINVAL : dedup__more(d, n));
-	err = err ?: dedup__point(d, first, n, b, b->types);
+	err = err ?: dedup__point(d, first, n, b->offs, b->types);
 	d->nr = err ? d->nr : 1 + n;
 	/* As dedup__init() starts them; none may be a type the first passes met. */
 	for (id = first; id < d->nr && !err; id++) {
