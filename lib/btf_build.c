@@ -47,7 +47,25 @@ const char *btf_build__str(const struct btf_build *b, uint32_t off)
 	return off < b->strs.len ? b->strs.data + off : "";
 }
 
-/* btf_build__room() where either buffer is to grow. */
+/*
+ * Where the part of a buffer of @cap bytes mapped ends, @mapped bytes in,
+ * once @need are: a window (populate.h) past what is needed now mapped in
+ * one call, as the types of a chunk are appended (some 2,000 faults a
+ * worker's first chunk took, each ten times a page mapped so).
+ */
+static size_t btf_build__map_ahead(void *buf, size_t mapped, size_t need, size_t cap)
+{
+	size_t end = need + POPULATE_WINDOW;
+
+	if (end > cap)
+		end = cap;
+	if (end <= mapped)
+		return mapped;
+	populate__write((char *)buf + mapped, end - mapped);
+	return end;
+}
+
+/* btf_build__room() where either buffer is to grow, or to be mapped further. */
 static __attribute__((noinline)) void *btf_build__grow(struct btf_build *b, uint32_t size)
 {
 	if (size > UINT32_MAX - b->types_len)
@@ -74,17 +92,24 @@ static __attribute__((noinline)) void *btf_build__grow(struct btf_build *b, uint
 		b->offs = offs;
 		b->offs_cap = cap;
 	}
+	b->types_mapped = btf_build__map_ahead(b->types, b->types_mapped,
+					       (size_t)b->types_len + size, b->types_cap);
+	if (b->nr >= b->offs_mapped)
+		b->offs_mapped = btf_build__map_ahead(b->offs, b->offs_mapped * sizeof(*b->offs),
+						      (b->nr + (size_t)1) * sizeof(*b->offs),
+						      b->offs_cap * sizeof(*b->offs)) /
+				 sizeof(*b->offs);
 	return b->types + b->types_len;
 }
 
 /*
  * Room for @size more bytes of types and one more type; NULL when out of
- * memory.  Inline where there is room: a call for each of a kernel's
- * millions of members and parameters.
+ * memory.  Inline where there is room, mapped: a call for each of a
+ * kernel's millions of members and parameters.
  */
 static inline void *btf_build__room(struct btf_build *b, uint32_t size)
 {
-	if (size <= b->types_cap - b->types_len && b->nr < b->offs_cap)
+	if (size <= b->types_mapped - b->types_len && b->nr < b->offs_mapped)
 		return b->types + b->types_len;
 	return btf_build__grow(b, size);
 }
@@ -500,12 +525,14 @@ int btf_build__load_raw(struct btf_build *b, const void *raw, uint32_t size)
 	b->types_cap = b->types ? hdr->type_len : 0;
 	b->offs = grow__realloc(NULL, 0, cap * sizeof(*b->offs));
 	b->offs_cap = b->offs ? cap : 0;
+	b->offs_mapped = 0;
 	b->strs.data = grow__realloc(NULL, 0, hdr->str_len);
 	b->strs.cap = b->strs.data ? hdr->str_len : 0;
 	if (!b->types || !b->offs || !b->strs.data)
 		return -ENOMEM;
 	/* Written whole at once: the pages mapped together (populate.h). */
 	populate__write(b->types, hdr->type_len);
+	b->types_mapped = b->types_cap;
 	populate__write(b->strs.data, hdr->str_len);
 	memcpy(b->types, start + hdr->type_off, hdr->type_len);
 	memcpy(b->strs.data, start + hdr->str_off, hdr->str_len);

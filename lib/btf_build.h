@@ -27,12 +27,16 @@
 
 #include "lib/str_set.h"
 
-/* Its buffers are lib/grow.h's, of the capacities it holds: btf_build__free() frees them. */
+/*
+ * Its buffers are lib/grow.h's, of the capacities it holds: btf_build__free()
+ * frees them.  Of each, the part mapped (populate.h) is kept too: appends
+ * map the pages ahead of them a window at a time, not a fault per page.
+ */
 struct btf_build {
 	char *types;
-	uint32_t types_len, types_cap;
+	uint32_t types_len, types_cap, types_mapped;
 	uint32_t *offs; /* offs[id - 1]: where type @id begins in @types */
-	uint32_t nr, offs_cap; /* types, not counting void */
+	uint32_t nr, offs_cap, offs_mapped; /* types, not counting void */
 	struct str_set strs;
 	int ptr_size; /* a pointer's size, as btf__set_pointer_size() sets it: the owner's to set */
 };
