@@ -44,7 +44,7 @@ static int dedup__zroom(struct dedup_id **p, uint32_t *cap, uint32_t want)
 	if (want <= *cap)
 		return 0;
 	if (!*p) {
-		*p = calloc(want, sizeof(**p));
+		*p = populate__calloc(want, sizeof(**p));
 		if (!*p)
 			return -ENOMEM;
 		*cap = want;

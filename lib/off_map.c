@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "off_map.h"
+#include "populate.h"
 
 static void off_map__insert(struct off_map *m, uint32_t key1, uint32_t val)
 {
@@ -22,7 +23,7 @@ static int off_map__grow(struct off_map *m)
 	size_t i;
 
 	m->capacity = old.capacity ? old.capacity * 2 : 1024;
-	m->slots = calloc(m->capacity, sizeof(*m->slots));
+	m->slots = populate__calloc(m->capacity, sizeof(*m->slots));
 	if (!m->slots) {
 		*m = old;
 		return -ENOMEM;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Pages faulted in at once: see populate.h. */
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -38,6 +39,16 @@ void populate__read(const void *p, size_t len)
 void populate__write(void *p, size_t len)
 {
 	populate(p, len, MADV_POPULATE_WRITE);
+}
+
+void *populate__calloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+
+	/* calloc() checked n * size. */
+	if (p && n * size >= POPULATE_WINDOW)
+		populate__write(p, n * size);
+	return p;
 }
 
 size_t populate__pages(size_t len)

@@ -28,6 +28,15 @@ void populate__write(void *p, size_t len);
  */
 void populate__drop(const void *start, const void *end);
 
+/*
+ * calloc()'s zeroed block of @n elements of @size bytes, whose pages are
+ * mapped at once where it is a window or more: for a table about to be
+ * written all over (a hash table rehashed into, a map every ID of which is
+ * set), which would otherwise take a fault per 4 kB.  NULL when out of
+ * memory.
+ */
+void *populate__calloc(size_t n, size_t size);
+
 /* @len rounded up to whole pages: the length of a mapping of @len bytes. */
 size_t populate__pages(size_t len);
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "populate.h"
 #include "ptr_map.h"
 
 struct ptr_map_slot {
@@ -49,7 +50,7 @@ static int ptr_map__grow(struct ptr_map *m)
 	size_t i;
 
 	m->capacity = old.capacity ? old.capacity * 2 : 1024;
-	m->slots = calloc(m->capacity, sizeof(*m->slots));
+	m->slots = populate__calloc(m->capacity, sizeof(*m->slots));
 	if (!m->slots) {
 		*m = old;
 		return -ENOMEM;

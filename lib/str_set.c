@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "grow.h"
+#include "populate.h"
 #include "str_set.h"
 
 uint32_t str_set__hash(const char *s, size_t len)
@@ -37,7 +38,7 @@ static int str_set__grow(struct str_set *s, size_t len)
 	if (2 * (s->nr + 1) <= s->mask)
 		return 0;
 	mask = s->mask ? 2 * s->mask + 1 : 1023;
-	slots = calloc(mask + 1, sizeof(*slots));
+	slots = populate__calloc(mask + 1, sizeof(*slots));
 	if (!slots)
 		return -ENOMEM;
 	for (i = 0; s->mask && i <= s->mask; i++) {
