@@ -127,10 +127,11 @@ int btf_dedup__btf(struct btf_build *b, const struct btf_dedup_rules *rules, voi
  * to the merged chunks before the dedup, types that libbpf's passes before
  * its reference pass never meet (nor do the types before them refer to
  * them).  btf_dedup_bg__start() copies the types @b holds and runs those
- * passes on the copy, in a thread of its own (or in the caller's, where none
- * can be started): the caller may go on adding to @b.  btf_dedup_bg__finish()
- * waits for them, takes the types added since, and runs the rest: what
- * btf_dedup__btf() gives for @b as it is then, and @bg goes.  A type added
+ * passes on the copy, then the FWDs' and the reference pass over them, in
+ * a thread of its own (or in the caller's, where none can be started): the
+ * caller may go on adding to @b.  btf_dedup_bg__finish() waits for them,
+ * takes the types added since, and runs the reference pass over those:
+ * what btf_dedup__btf() gives for @b as it is then, and @bg goes.  A type added
  * since that the first passes would have met is -EINVAL; the pointer rule
  * is not run so (-EOPNOTSUPP from btf_dedup_bg__start()).
  * btf_dedup_bg__delete() is for a caller that does not finish.

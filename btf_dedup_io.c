@@ -461,7 +461,15 @@ static void *dedup_bg__first(void *arg)
 	grow__free(bg->offs, bg->offs_len);
 	bg->offs = NULL;
 	err = err ?: dedup__init(d);
-	bg->err = err ?: dedup__types_first(d);
+	err = err ?: dedup__types_first(d);
+	/*
+	 * The chunks' FWDs and references too: the types added since are of
+	 * none of the kinds the FWDs are resolved among, and the chunks' types
+	 * refer to none of them (dedup__point() checked), so each of theirs
+	 * ends as it would with them there.
+	 */
+	err = err ?: dedup__resolve_fwds(d);
+	bg->err = err ?: dedup__refs(d, d->nb);
 	return NULL;
 }
 
@@ -576,7 +584,8 @@ int btf_dedup_bg__finish(struct btf_dedup_bg *bg, struct btf_build *b, void **ra
 		if (dedup__first_meets(d, split_type(d, id)))
 			err = -EINVAL;
 	}
-	err = err ?: dedup__types_rest(d);
+	/* The FWDs and the chunks' references are done: the references added since. */
+	err = err ?: dedup__refs(d, first);
 	err = err ?: dedup__out(d, NULL, &whole, NULL, 0, raw, size, nr_types);
 	if (!err)
 		d->out = NULL;

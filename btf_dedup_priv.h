@@ -150,6 +150,13 @@ int dedup__types(struct dedup *d);
  */
 int dedup__types_first(struct dedup *d);
 int dedup__types_rest(struct dedup *d);
+/*
+ * dedup__types_rest() in its two steps: the FWDs no graph resolved, then
+ * the reference types from ID @from on, in order (those before @from done
+ * already: a type refers to none after them).
+ */
+int dedup__resolve_fwds(struct dedup *d);
+int dedup__refs(struct dedup *d, uint32_t from);
 /* Whether dedup__types_first() deduplicates @t (or else leaves it alone). */
 bool dedup__first_meets(const struct dedup *d, const struct btf_type *t);
 

@@ -791,18 +791,28 @@ bool dedup__first_meets(const struct dedup *d, const struct btf_type *t)
 	return kind_of(t)->dedup || by_graph(d, t);
 }
 
-int dedup__types_rest(struct dedup *d)
+int dedup__refs(struct dedup *d, uint32_t from)
 {
 	uint32_t id;
-	int err = dedup_fwds(d);
+	int err = 0;
 
-	for (id = d->nb; id < d->nr && !err; id++) {
+	for (id = from; id < d->nr && !err; id++) {
 		/* At the top, on no path: what is met already needs no representative here. */
 		int to = is_mapped(d, id) ? 0 : dedup_ref_new(d, id);
 
 		err = to < 0 ? to : 0;
 	}
 	return err;
+}
+
+int dedup__types_rest(struct dedup *d)
+{
+	return dedup_fwds(d) ?: dedup__refs(d, d->nb);
+}
+
+int dedup__resolve_fwds(struct dedup *d)
+{
+	return dedup_fwds(d);
 }
 
 /*
