@@ -461,7 +461,8 @@ static int dedup_bg__rooms(struct dedup *d, uint32_t n)
 	if (cap > UINT32_MAX - 1)
 		cap = UINT32_MAX - 1;
 	d->types = malloc(cap * sizeof(*d->types));
-	d->ids = calloc(cap + 1, sizeof(*d->ids));
+	/* dedup__init() sets those used. */
+	d->ids = malloc((cap + 1) * sizeof(*d->ids));
 	if (!d->types || !d->ids)
 		return -ENOMEM;
 	d->types_cap = cap;
@@ -517,23 +518,6 @@ void btf_dedup_bg__delete(struct btf_dedup_bg *bg)
 	free(bg);
 }
 
-/*
- * A copy of @len bytes at @from in *@to, its pages mapped in one call
- * first: a fresh block of megabytes faults a page at a time as memcpy()
- * writes it, ten times what the copy costs (populate.h).
- */
-static int dedup_bg__copy(void **to, const void *from, size_t len)
-{
-	*to = grow__realloc(NULL, 0, len);
-	if (!*to)
-		return -ENOMEM;
-	populate__write(*to, len);
-	/* A BTF of no types has no buffer: memcpy() takes no NULL. */
-	if (len)
-		memcpy(*to, from, len);
-	return 0;
-}
-
 int btf_dedup_bg__start(const struct btf_build *b, const struct btf_dedup_rules *rules,
 			struct btf_dedup_bg **out)
 {
@@ -553,8 +537,10 @@ int btf_dedup_bg__start(const struct btf_build *b, const struct btf_dedup_rules 
 	/* The caller goes on adding to @b, whose types and offsets may then move. */
 	bg->types_len = b->types_len;
 	bg->offs_len = (size_t)n * sizeof(*b->offs);
-	err = dedup_bg__copy((void **)&bg->types, b->types, bg->types_len);
-	err = err ?: dedup_bg__copy((void **)&bg->offs, b->offs, bg->offs_len);
+	/* Into pages mapped in one call: a fresh block faults a page at a time as it is written. */
+	bg->types = grow__copy(b->types, bg->types_len);
+	bg->offs = bg->types ? grow__copy(b->offs, bg->offs_len) : NULL;
+	err = bg->offs ? 0 : -ENOMEM;
 	if (err) {
 		btf_dedup_bg__delete(bg);
 		return err;

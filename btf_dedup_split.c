@@ -710,7 +710,7 @@ static void fwd_names__count(struct fwd_name *names, size_t n, const struct btf_
  * exactly one of the base's and the module's stands for itself.  Those
  * FWDs are listed once: the types are walked twice, not four times.
  */
-static int dedup_fwds(struct dedup *d)
+int dedup__resolve_fwds(struct dedup *d)
 {
 	DARRAY(uint32_t) fwds = {};
 	struct fwd_name *names = NULL;
@@ -807,12 +807,7 @@ int dedup__refs(struct dedup *d, uint32_t from)
 
 int dedup__types_rest(struct dedup *d)
 {
-	return dedup_fwds(d) ?: dedup__refs(d, d->nb);
-}
-
-int dedup__resolve_fwds(struct dedup *d)
-{
-	return dedup_fwds(d);
+	return dedup__resolve_fwds(d) ?: dedup__refs(d, d->nb);
 }
 
 /*

@@ -520,22 +520,20 @@ int btf_build__load_raw(struct btf_build *b, const void *raw, uint32_t size)
 	    size - sizeof(*hdr) < (uint64_t)hdr->str_off + hdr->str_len ||
 	    (uint64_t)hdr->type_off + hdr->type_len > hdr->str_off)
 		return -EINVAL;
-	/* The capacities set with each buffer: they tell btf_build__free() its kind (grow.h). */
-	b->types = grow__realloc(NULL, 0, hdr->type_len);
-	b->types_cap = b->types ? hdr->type_len : 0;
+	/*
+	 * The capacities set with each buffer: they tell btf_build__free() its
+	 * kind (grow.h).  The types and strings are copied into pages mapped
+	 * at once; the index is not mapped ahead (nothing is appended after).
+	 */
+	b->types = grow__copy(start + hdr->type_off, hdr->type_len);
+	b->types_cap = b->types_mapped = b->types ? hdr->type_len : 0;
 	b->offs = grow__realloc(NULL, 0, cap * sizeof(*b->offs));
 	b->offs_cap = b->offs ? cap : 0;
 	b->offs_mapped = 0;
-	b->strs.data = grow__realloc(NULL, 0, hdr->str_len);
+	b->strs.data = grow__copy(start + hdr->str_off, hdr->str_len);
 	b->strs.cap = b->strs.data ? hdr->str_len : 0;
 	if (!b->types || !b->offs || !b->strs.data)
 		return -ENOMEM;
-	/* Written whole at once: the pages mapped together (populate.h). */
-	populate__write(b->types, hdr->type_len);
-	b->types_mapped = b->types_cap;
-	populate__write(b->strs.data, hdr->str_len);
-	memcpy(b->types, start + hdr->type_off, hdr->type_len);
-	memcpy(b->strs.data, start + hdr->str_off, hdr->str_len);
 	b->types_len = hdr->type_len;
 	b->strs.len = hdr->str_len;
 	for (off = 0, b->nr = 0; off < hdr->type_len && b->nr < cap; b->nr++) {

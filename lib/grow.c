@@ -53,6 +53,19 @@ void *grow__realloc(void *p, size_t cap, size_t new_cap)
 	return q;
 }
 
+void *grow__copy(const void *src, size_t len)
+{
+	void *q = grow__realloc(NULL, 0, len);
+
+	if (!q)
+		return NULL;
+	populate__write(q, len);
+	/* A buffer of nothing may be at NULL: memcpy() takes no NULL. */
+	if (len)
+		memcpy(q, src, len);
+	return q;
+}
+
 int grow__room(void *p, uint32_t *cap, uint32_t want, size_t size)
 {
 	void **at = p;

@@ -25,6 +25,13 @@
  */
 void *grow__realloc(void *p, size_t cap, size_t new_cap);
 
+/*
+ * A new buffer of @len bytes (its capacity) holding a copy of @src's: its
+ * pages mapped in one call before the copy writes them whole (populate.h).
+ * NULL, errno set, when out of memory.
+ */
+void *grow__copy(const void *src, size_t len);
+
 /* Frees the buffer of @cap bytes at @p (NULL is no buffer). */
 void grow__free(void *p, size_t cap);
 
