@@ -201,7 +201,19 @@ static __attribute__((noinline, cold)) void btf_encoder__check_dangling(struct b
 			off -= space->alt_base;
 		}
 	}
-	found = dwarf_offdie(dwarf, cu_start + off, &target);
+	/*
+	 * In the CU, as dwarf_formref_die() makes the DIE of a CU-relative
+	 * reference: not by libdw's tree of units, which the scan of the
+	 * units may still be filling (dwarf_scan.c).
+	 */
+	if (!e->in->global_refs && e->cu.reader.end) {
+		found = off < (size_t)(e->cu.reader.end - e->cu.reader.start);
+		if (found)
+			target = (Dwarf_Die){ .addr = (void *)(e->cu.reader.start + off),
+					      .cu = e->cu.die.cu };
+	} else {
+		found = dwarf_offdie(dwarf, cu_start + off, &target);
+	}
 	if (!found || (!e->in->global_refs && dwarf_cuoffset(&target) != off) ||
 	    !die_tag__is_type(dwarf_tag(&target))) {
 		btf_encoder__corrupt(e, cu_start + off,

@@ -24,6 +24,11 @@
 struct chunk_time {
 	uint32_t index, nr_units;
 	uint64_t bytes;
+	/*
+	 * When the scan had published its last unit (since the workers
+	 * started, or 0), and how long the worker waited for it in taking it.
+	 */
+	double ready, waited;
 	double cpu; /* the worker's, taking the chunk and encoding it */
 	double wall; /* the same span's wall time: with other workers, what they cost it too */
 	long faults; /* the worker's page faults in it: first writes to memory it had not used */
@@ -32,11 +37,12 @@ struct chunk_time {
 /* The CU queue shared by the workers. */
 struct cu_queue {
 	pthread_mutex_t lock;
-	const struct dwarf_loader *loader;
+	struct dwarf_loader *loader;
 	Dwarf *dwarf;
 	Dwarf_CU *cu; /* the last CU handed out */
 	uint32_t next_index; /* of the next unit */
-	uint32_t next_unit; /* of the next unit libdw lists (dwarf_loader__unit()) */
+	uint32_t next_unit; /* of the next unit libdw lists (dwarf_loader__wait_unit()) */
+	double start; /* when the workers started (CLOCK_MONOTONIC), for -V */
 	uint32_t next_chunk;
 	bool done;
 	int err;
@@ -51,6 +57,11 @@ struct worker {
 	struct cu_queue *queue;
 	void *ctx;
 	pthread_t thread;
+};
+
+/* What taking a chunk waited for: the scan's publishing its units (struct chunk_time). */
+struct chunk_wait {
+	double ready, waited;
 };
 
 /* The offset just past the unit whose DIE is @cu_die, or 0. */
@@ -176,7 +187,7 @@ static bool cu_queue__take_alt(struct cu_queue *q, struct dwarf_chunk *chunk)
  * less those not to be encoded.  Where a chunk ends depends on the units
  * alone.  False when there is none left or a worker failed.
  */
-static bool cu_queue__take(struct cu_queue *q, struct dwarf_chunk *chunk)
+static bool cu_queue__take(struct cu_queue *q, struct dwarf_chunk *chunk, struct chunk_wait *wait)
 {
 	uint64_t bytes = 0;
 	unsigned int nr_units = 0;
@@ -185,26 +196,36 @@ static bool cu_queue__take(struct cu_queue *q, struct dwarf_chunk *chunk)
 	pthread_mutex_lock(&q->lock);
 	chunk->nr = 0;
 	chunk->index = q->next_chunk;
+	*wait = (struct chunk_wait){};
 	if (!q->done && !q->err && !cu_queue__take_alt(q, chunk))
 		q->err = -ENOMEM;
 	while (!q->done && !q->err) {
 		const struct dwarf_unit_info *u;
 		Dwarf_Die *cu_die;
 		uint8_t unit_type;
-		Dwarf_Half version;
-		Dwarf_Die subdie;
 		Dwarf_CU *next;
 		uint32_t index;
-		int rc;
+		int rc = 0;
 
 		if (!dwarf_chunk__reserve(chunk)) {
 			q->err = -ENOMEM;
 			break;
 		}
 		cu_die = &chunk->cu_die[chunk->nr];
-		errno = 0;
-		rc = dwarf_get_units(q->dwarf, q->cu, &next, &version, &unit_type, cu_die, &subdie);
-
+		/* As the scan published it, else (once the scan is done) as libdw lists it. */
+		u = dwarf_loader__wait_unit(q->loader, q->next_unit, &wait->waited);
+		if (u) {
+			q->next_unit++;
+			*cu_die = u->cu_die;
+			unit_type = u->unit_type;
+			next = cu_die->cu;
+			if (u->published - q->start > wait->ready)
+				wait->ready = u->published - q->start;
+		} else {
+			errno = 0;
+			rc = dwarf_get_units(q->dwarf, q->cu, &next, NULL, &unit_type, cu_die,
+					     NULL);
+		}
 		if (rc != 0) {
 			/* 1 is the end; -1 a unit header libdw cannot read (or no memory). */
 			if (rc < 0)
@@ -214,12 +235,11 @@ static bool cu_queue__take(struct cu_queue *q, struct dwarf_chunk *chunk)
 		}
 		q->cu = next;
 		index = q->next_index++;
-		/* Its end and language as noted at open: its header's page is not mapped again. */
-		u = dwarf_loader__unit(q->loader, q->next_unit++, cu_die);
 		if (!taken) {
 			chunk->start = dwarf_unit__offset(cu_die);
 			bytes = chunk_bytes(q->loader, chunk->start);
 		}
+		/* Its end and language as noted by the scan: its header's page is not mapped again. */
 		chunk->end = u && u->end ? u->end : unit_end(q->dwarf, cu_die);
 		/* A unit whose length runs past the section. */
 		if (q->loader->info_sec_size && chunk->end > q->loader->info_sec_size) {
@@ -297,7 +317,7 @@ static struct chunk_clock chunk_clock__now(bool verbose)
 
 /* With -V, what @chunk took since @start; only -V's lines miss it when out of memory. */
 static void cu_queue__note(struct cu_queue *q, const struct dwarf_chunk *chunk,
-			   struct chunk_clock start)
+			   struct chunk_clock start, const struct chunk_wait *wait)
 {
 	struct chunk_clock now;
 	struct chunk_time *t;
@@ -311,6 +331,8 @@ static void cu_queue__note(struct cu_queue *q, const struct dwarf_chunk *chunk,
 		*t = (struct chunk_time){ chunk->index,
 					  chunk->nr,
 					  chunk->end - chunk->start,
+					  wait->ready,
+					  wait->waited,
 					  now.cpu - start.cpu,
 					  now.wall - start.wall,
 					  now.faults - start.faults };
@@ -335,10 +357,10 @@ static void cu_queue__print_times(struct cu_queue *q)
 		const struct chunk_time *t = &q->times.data[i];
 
 		fprintf(stderr,
-			"pahole: chunk %u: %u units, %llu bytes, %ld page faults, %.4f s CPU, "
-			"%.4f s wall\n",
-			t->index, t->nr_units, (unsigned long long)t->bytes, t->faults, t->cpu,
-			t->wall);
+			"pahole: chunk %u: %u units, %llu bytes, %ld page faults, ready at %.4f s, "
+			"waited %.4f s, %.4f s CPU, %.4f s wall\n",
+			t->index, t->nr_units, (unsigned long long)t->bytes, t->faults, t->ready,
+			t->waited, t->cpu, t->wall);
 	}
 }
 
@@ -347,12 +369,13 @@ static void *worker__run(void *arg)
 	struct worker *w = arg;
 	struct dwarf_chunk *chunk = calloc(1, sizeof(*chunk));
 	struct chunk_clock start = chunk_clock__now(w->queue->verbose);
+	struct chunk_wait wait;
 
 	if (!chunk) {
 		cu_queue__fail(w->queue, -ENOMEM);
 		return NULL;
 	}
-	while (cu_queue__take(w->queue, chunk)) {
+	while (cu_queue__take(w->queue, chunk, &wait)) {
 		int err;
 
 		dwarf_loader__load_chunk(w->queue->loader, w->queue->dwarf, chunk);
@@ -363,7 +386,7 @@ static void *worker__run(void *arg)
 			cu_queue__fail(w->queue, err);
 			break;
 		}
-		cu_queue__note(w->queue, chunk, start);
+		cu_queue__note(w->queue, chunk, start, &wait);
 		start = chunk_clock__now(w->queue->verbose);
 	}
 	free(chunk->cu_die);
@@ -389,7 +412,9 @@ int dwarf_loader__for_each_chunk(struct dwarf_loader *l, unsigned int nr_workers
 	unsigned int i, started = 0;
 	int err = 0;
 
-	dwarf_loader__join_scan(l); /* the queue reads l->merged */
+	/* The queue reads l->merged; the workers may start beside the scan's interning. */
+	dwarf_loader__wait_look(l);
+	q.start = clock_seconds(CLOCK_MONOTONIC);
 	if (l->merged)
 		dwarf_loader__intern_all_abbrevs(l, nr_workers);
 	workers = calloc(nr_workers, sizeof(*workers));
@@ -419,6 +444,7 @@ int dwarf_loader__for_each_chunk(struct dwarf_loader *l, unsigned int nr_workers
 		worker__run(&workers[0]);
 	for (i = 0; i < started; i++)
 		pthread_join(workers[i].thread, NULL);
+	dwarf_loader__join_scan(l);
 	if (!q.err && verbose)
 		cu_queue__print_times(&q);
 	l->partial_skipped = q.partial_skipped;

@@ -263,8 +263,8 @@ static int dwarf_loader__open_elf(struct dwarf_loader *l, const char *path, uint
  * decompressed: libdw decompresses a GNU .zdebug_@name in place as it
  * opens the file), or false.
  */
-static bool dwarf_section(Dwarf *dwarf, const char *name, const unsigned char **start,
-			  const unsigned char **end)
+static bool dwarf_loader__section(Dwarf *dwarf, const char *name, const unsigned char **start,
+				  const unsigned char **end)
 {
 	Elf *elf = dwarf_getelf(dwarf);
 	char scn_name[32];
@@ -284,28 +284,6 @@ static bool dwarf_section(Dwarf *dwarf, const char *name, const unsigned char **
 	*start = data->d_buf;
 	*end = *start + data->d_size;
 	return true;
-}
-
-/*
- * Has libdw read every abbreviation of partial unit @unit: where each unit
- * is a CU, every worker whose CU imports it reads its DIEs, and libdw puts
- * an abbreviation it meets the first time in the unit's table (and moves
- * the unit's read position), which is no lookup to share.  Afterwards,
- * they only look them up.  A table that cannot be read ends the loop:
- * libdw says so to the reader that meets it.
- */
-static void dwarf_loader__intern_abbrevs(Dwarf_Die *unit)
-{
-	Dwarf_Off off = 0;
-	size_t len;
-
-	for (;;) {
-		len = 0;
-		/* At the table's end libdw returns no length. */
-		if (!dwarf_getabbrev(unit, off, &len) || !len)
-			break;
-		off += len;
-	}
 }
 
 /* The units whose abbreviations libdw reads, one each, by several threads. */
@@ -359,7 +337,7 @@ void dwarf_loader__debug_info(const struct dwarf_loader *l, const unsigned char 
 void dwarf_loader__debug_abbrev(const struct dwarf_loader *l, const unsigned char **start,
 				const unsigned char **end)
 {
-	if (!l->dwarf || !dwarf_section(l->dwarf, "abbrev", start, end))
+	if (!l->dwarf || !dwarf_loader__section(l->dwarf, "abbrev", start, end))
 		*start = *end = NULL;
 }
 
@@ -369,11 +347,11 @@ void dwarf_loader__debug_strs(const struct dwarf_loader *l, const char **str, co
 	const unsigned char *s, *e;
 
 	*str = *str_end = *line_str = *line_str_end = NULL;
-	if (l->dwarf && dwarf_section(l->dwarf, "str", &s, &e)) {
+	if (l->dwarf && dwarf_loader__section(l->dwarf, "str", &s, &e)) {
 		*str = (const char *)s;
 		*str_end = (const char *)e;
 	}
-	if (l->dwarf && dwarf_section(l->dwarf, "line_str", &s, &e)) {
+	if (l->dwarf && dwarf_loader__section(l->dwarf, "line_str", &s, &e)) {
 		*line_str = (const char *)s;
 		*line_str_end = (const char *)e;
 	}
@@ -383,21 +361,10 @@ void dwarf_loader__debug_locs(const struct dwarf_loader *l, const unsigned char 
 			      const unsigned char **loc_end, const unsigned char **loclists,
 			      const unsigned char **loclists_end)
 {
-	if (!l->dwarf || !dwarf_section(l->dwarf, "loc", loc, loc_end))
+	if (!l->dwarf || !dwarf_loader__section(l->dwarf, "loc", loc, loc_end))
 		*loc = *loc_end = NULL;
-	if (!l->dwarf || !dwarf_section(l->dwarf, "loclists", loclists, loclists_end))
+	if (!l->dwarf || !dwarf_loader__section(l->dwarf, "loclists", loclists, loclists_end))
 		*loclists = *loclists_end = NULL;
-}
-
-/*
- * Drops the pages of .debug_info that lie wholly in [@start, @end): the
- * file stays mapped and a page read again comes back from the file, but
- * the memory of the whole section is not held to the end.
- */
-void dwarf_loader__drop_info(const struct dwarf_loader *l, Dwarf_Off start, Dwarf_Off end)
-{
-	if (l->info && start < end && end <= l->info_size)
-		populate__drop(l->info + start, l->info + end);
 }
 
 /* linux/elfnote-lto.h: a note "Linux" of this type says whether the kernel is LTO-built. */
@@ -431,184 +398,39 @@ static bool elf_lto_note(Elf *elf, bool *lto)
 	return false;
 }
 
-/* Reads the LEB128 at *@p into *@v (its low 64 bits); false when it runs past @end. */
 /*
- * Whether the abbreviation table at @p (of .debug_abbrev, which ends at
- * @end) has an attribute of form DW_FORM_ref_addr.  Read from the bytes:
- * dwarf_getabbrev() would keep every abbreviation of every unit in libdw's
- * memory, where the workers have libdw read only those they meet.
- */
-static bool abbrev_table_refs_across(const unsigned char *p, const unsigned char *end)
-{
-	uint64_t code, tag, name, form, value;
-
-	/* A LEB128 past ten bytes (none that a compiler writes) ends the table's reading. */
-	while (leb128__read(&p, end, &code, false) && code && leb128__read(&p, end, &tag, false) &&
-	       p++ < end) {
-		for (;;) {
-			if (!leb128__read(&p, end, &name, false) ||
-			    !leb128__read(&p, end, &form, false))
-				return false;
-			if (!name && !form)
-				break;
-			if (form == DW_FORM_ref_addr)
-				return true;
-			if (form == DW_FORM_implicit_const && !leb128__read(&p, end, &value, true))
-				return false;
-		}
-	}
-	return false;
-}
-
-/*
- * Notes unit @die, which libdw has just interned: where it ends and its
- * language, and, while the units are not known to be one, whether its
- * abbreviation table refers into other units.  Its header is read again by
- * dwarf_next_unit(), which neither allocates nor changes the Dwarf: the
- * page is mapped.
- */
-static void abbrev_scan__note(struct abbrev_scan *scan, Dwarf_Die *die, Dwarf_Off *last_abbrev)
-{
-	struct dwarf_loader *l = scan->l;
-	struct dwarf_unit_info *u = darray__push(&scan->units);
-	Dwarf_Off off = dwarf_unit__offset(die), next, abbrev_off;
-	struct dwarf_cu_bytes bytes = { .die = die->addr, .big_endian = scan->big_endian };
-	size_t header_size;
-
-	/* Out of memory, what is not noted is read again by the queue. */
-	if (u)
-		*u = (struct dwarf_unit_info){ .start = off };
-	if (!l->debug_info || bytes.die < l->debug_info || bytes.die >= l->debug_info_end ||
-	    dwarf_next_unit(l->dwarf, off, &next, &header_size, &bytes.version, &abbrev_off,
-			    &bytes.addr_size, &bytes.offset_size, NULL, NULL) != 0 ||
-	    next <= off || next > (size_t)(l->debug_info_end - l->debug_info))
-		return;
-	if (u)
-		u->end = next;
-	if (!scan->abbrevs || abbrev_off >= (size_t)(scan->end - scan->abbrevs))
-		return;
-	bytes.end = l->debug_info + next;
-	bytes.abbrev = scan->abbrevs + abbrev_off;
-	bytes.abbrev_end = scan->end;
-	if (u)
-		u->has_lang = dwarf_cu__lang(&bytes, &u->lang);
-	if (scan->check_refs && !scan->refs_across && abbrev_off != *last_abbrev) {
-		scan->refs_across = abbrev_table_refs_across(bytes.abbrev, scan->end);
-		*last_abbrev = abbrev_off;
-	}
-}
-
-/*
- * Has libdw read every unit header: a lookup of a unit libdw has not met
- * yet inserts it into libdw's tree of units, which the workers then only
- * search (dwarf_get_units, dwarf_offdie).  Partial units have their
- * abbreviations read too (dwarf_loader__intern_abbrevs()).  Then the pages
- * of the headers are dropped: they would all stay resident until their
- * chunks are done (some 20 MB of a vmlinux's peak).
- */
-static void *abbrev_scan__run(void *arg)
-{
-	struct abbrev_scan *scan = arg;
-	struct dwarf_loader *l = scan->l;
-	Dwarf_Off last_abbrev = (Dwarf_Off)-1, dropped = 0, off;
-	Dwarf_CU *cu = NULL;
-	uint8_t unit_type;
-	Dwarf_Die die;
-
-	while (dwarf_get_units(l->dwarf, cu, &cu, NULL, &unit_type, &die, NULL) == 0) {
-		abbrev_scan__note(scan, &die, &last_abbrev);
-		/*
-		 * Dropped as the scan goes: beside the main thread's symbols,
-		 * all the headers' pages (each fault maps 64 kB around) would
-		 * add some 14 MB to the peak.
-		 */
-		off = dwarf_unit__offset(&die);
-		if (off > dropped && off - dropped >= SCAN_DROP_BYTES) {
-			dwarf_loader__drop_info(l, dropped, off);
-			dropped = off;
-		}
-		if (unit_type != DW_UT_partial)
-			continue;
-		scan->partial_units = true;
-		dwarf_loader__intern_abbrevs(&die);
-	}
-	dwarf_loader__drop_info(l, 0, l->info_size);
-	/* The abbreviation tables read for the languages: each worker maps its units' again. */
-	if (scan->abbrevs && dwarf_loader__file_mapped(l, scan->abbrevs, scan->end))
-		populate__drop(scan->abbrevs, scan->end);
-	return NULL;
-}
-
-/* Takes what the scan of the units found into @l, once it is done. */
-static void dwarf_loader__take_scan(struct dwarf_loader *l)
-{
-	l->merged |= l->scan.refs_across;
-	l->partial_units |= l->scan.partial_units;
-}
-
-/*
- * Reads the units (abbrev_scan__run()) and decides whether they are one,
- * as pahole v1.31 does (cus__merging_cu()): the kernel's LTO note says so;
- * without it, an abbreviation of some unit can refer into another
- * (DW_FORM_ref_addr).  A distribution's debug vmlinux has its notes
- * emptied.  Its 2,400 unit headers, each a page of its own to map, take
- * some 40 ms: in a thread started here, which dwarf_loader__merged() and
- * dwarf_loader__for_each_chunk() wait for, beside the main thread's reading
- * of the symbols.
+ * Starts the scan of the units (dwarf_scan.c) on what it reads of the
+ * file: .debug_abbrev, whether the LTO note says the units are one.
  */
 static void dwarf_loader__scan_units(struct dwarf_loader *l)
 {
 	const char *ident = elf_getident(dwarf_loader__elf(l), NULL);
-	struct abbrev_scan *scan = &l->scan;
+	struct unit_scan *scan = &l->scan;
+	const unsigned char *types, *types_end;
 	bool lto;
 
-	scan->l = l;
 	scan->big_endian = ident && ident[EI_DATA] == ELFDATA2MSB;
-	if (!dwarf_section(l->dwarf, "abbrev", &scan->abbrevs, &scan->end))
+	if (!dwarf_loader__section(l->dwarf, "abbrev", &scan->abbrevs, &scan->end))
 		scan->abbrevs = scan->end = NULL;
+	scan->abbrevs_mapped = scan->abbrevs &&
+			       dwarf_loader__file_mapped(l, scan->abbrevs, scan->end);
+	scan->has_types = dwarf_loader__section(l->dwarf, "types", &types, &types_end);
 	if (elf_lto_note(dwarf_loader__elf(l), &lto))
 		l->merged = lto;
 	else
 		scan->check_refs = scan->abbrevs != NULL;
-	scan->running = (size_t)(scan->end - scan->abbrevs) >= ABBREV_SCAN_THREAD_BYTES &&
-			pthread_create(&scan->thread, NULL, abbrev_scan__run, scan) == 0;
-	if (!scan->running) {
-		abbrev_scan__run(scan);
-		dwarf_loader__take_scan(l);
-	}
-}
-
-/* Waits for the scan of the abbreviation tables, if it runs. */
-void dwarf_loader__join_scan(struct dwarf_loader *l)
-{
-	if (!l->scan.running)
-		return;
-	pthread_join(l->scan.thread, NULL);
-	l->scan.running = false;
-	dwarf_loader__take_scan(l);
-}
-
-const struct dwarf_unit_info *dwarf_loader__unit(const struct dwarf_loader *l, uint32_t index,
-						 Dwarf_Die *cu_die)
-{
-	const struct dwarf_unit_info *u;
-
-	if (l->scan.running || index >= l->scan.units.nr)
-		return NULL;
-	u = &l->scan.units.data[index];
-	/* The same unit: libdw lists them in one order, but a failed read ends the list short. */
-	return u->start == dwarf_unit__offset(cu_die) ? u : NULL;
+	unit_scan__start(l);
 }
 
 bool dwarf_loader__merged(struct dwarf_loader *l)
 {
-	dwarf_loader__join_scan(l);
+	dwarf_loader__wait_look(l);
 	return l->merged;
 }
 
 bool dwarf_loader__partial_units(struct dwarf_loader *l)
 {
-	dwarf_loader__join_scan(l);
+	dwarf_loader__wait_look(l);
 	return l->partial_units;
 }
 
@@ -678,7 +500,7 @@ int dwarf_loader__open(const char *path, struct dwarf_loader **out, char *why, s
 	}
 	/* As v1.32: with partial units from an alternate file, the units are one. */
 	l->merged |= l->alt.units.nr > 0;
-	if (!dwarf_section(l->dwarf, "info", &l->debug_info, &l->debug_info_end))
+	if (!dwarf_loader__section(l->dwarf, "info", &l->debug_info, &l->debug_info_end))
 		l->debug_info = l->debug_info_end = NULL;
 	/* The last use of libdw here: the scan may go on in a thread. */
 	dwarf_loader__scan_units(l);
@@ -693,7 +515,7 @@ fail_alt:
 
 void dwarf_loader__release(struct dwarf_loader *l)
 {
-	dwarf_loader__join_scan(l);
+	dwarf_loader__free_scan(l);
 	if (l->dwfl)
 		dwfl_end(l->dwfl);
 	else if (l->dwarf)
@@ -715,7 +537,6 @@ void dwarf_loader__release(struct dwarf_loader *l)
 	l->debug_info = l->debug_info_end = NULL;
 	l->fd = -1;
 	dwarf_alt__free(&l->alt);
-	darray__free(&l->scan.units);
 }
 
 void dwarf_loader__close(struct dwarf_loader *l)

@@ -16,7 +16,10 @@
 #     on a one-function object, over 63)
 #   + the time the encoding phase spends outside the chunks at -j1
 #   + the chunks scheduled on N workers as the encoder hands them out: in
-#     index order, each to the first worker free
+#     index order, each to the first worker free, but not before the scan
+#     of the units has published its units ("ready at R s": the workers
+#     start beside libdw's interning of the units, dwarf_scan.c); a chunk
+#     costs its wall less what taking it waited for them ("waited W s")
 #   + the phases after the workers (merge, functions and variables, dedup,
 #     closing the DWARF, writing), serial but for the choosing of the FUNCs
 #     in v1.32 mode, which N threads share ("choosing X s on 1 threads").
@@ -83,7 +86,18 @@ record_j1()
 	# shellcheck disable=SC2086
 	timed "$tmp/vwall" "$ours" $opts -V -j1 --btf_encode_detached="$tmp/out.btf" "$vmlinux"
 	awk -v run="$i" '
-	/^pahole: chunk [0-9]+: .* s wall$/ { sub(":", "", $3); print "chunk", $3, $(NF - 2); next }
+	/^pahole: chunk [0-9]+: .* s wall$/ {
+		sub(":", "", $3)
+		ready = waited = 0
+		for (f = 1; f < NF; f++) {
+			if ($f == "ready") ready = $(f + 2)
+			if ($f == "waited") waited = $(f + 1)
+		}
+		print "chunk", $3, $(NF - 2) - waited
+		print "ready", $3, ready
+		print "chunkwall", $3, $(NF - 2)
+		next
+	}
 	/^pahole: reading the ELF symbols and DWARF units: / { print "phase read", $(NF - 1); next }
 	/^pahole: encoding the CUs with / { print "phase encode", $(NF - 1); next }
 	/^btf_encoder: merge / {
@@ -102,8 +116,8 @@ record_j1()
 	# Phases of a second pass (a whole dedup) add to the first.
 	# And per run, what the encoding phase spent outside its chunks: the
 	# median of that, not the medians of the phase and of each chunk apart.
+	$1 == "chunkwall" { chunks += $3; next }
 	{ key = $1 " " $2; sum[key] += $3; if (!(key in seen)) { seen[key] = 1; order[++n] = key } }
-	$1 == "chunk" { chunks += $3 }
 	END {
 		for (k = 1; k <= n; k++) print run, order[k], sum[order[k]]
 		out = sum["phase encode"] - chunks
@@ -119,7 +133,12 @@ record_j2()
 	# shellcheck disable=SC2086
 	timed "$tmp/vwall2" "$ours" $opts -V -j2 --btf_encode_detached="$tmp/out.btf" "$vmlinux"
 	awk -v run="$i" '/^pahole: chunk [0-9]+: .* s wall$/ {
-		sub(":", "", $3); print run, "chunk2", $3, $(NF - 2) }
+		sub(":", "", $3)
+		waited = 0
+		for (f = 1; f < NF; f++)
+			if ($f == "waited") waited = $(f + 1)
+		print run, "chunk2", $3, $(NF - 2) - waited
+	}
 	# With two workers and more the final dedup starts beside the functions and
 	# variables (btf_merge.c): their walls then, the choosing taken out as at -j1.
 	/^btf_encoder: merge / {
@@ -209,10 +228,13 @@ FILENAME == record && $2 == "phase" { ph[$1, $3] = $4; runs[$1] = 1 }
 FILENAME == record && $2 == "phase2" { ph2[$1, $3] = $4 }
 FILENAME == record && $2 == "chunk" { c[$1, $3] = $4; if ($3 + 1 > nc) nc = $3 + 1 }
 FILENAME == record && $2 == "chunk2" { c2[$1, $3] = $4 }
+FILENAME == record && $2 == "ready" { rd[$1, $3] = $4 }
 # The measured runs, by round: the pairs.
 FILENAME == meas1 { m1[FNR] = $1 }
 FILENAME == meas2 { m2[FNR] = $1 }
-# The chunks of run r scheduled on N workers in index order, each to the first free.
+# The chunks of run r scheduled on N workers in index order, each to the first free,
+# but not before the scan of the units had published it (as at -j1, where the scan
+# has a core of its own).
 function makespan(r, N,   free, i, w, best, span, cost) {
 	for (w = 1; w <= N; w++) free[w] = 0
 	for (i = 0; i < nc; i++) {
@@ -220,6 +242,7 @@ function makespan(r, N,   free, i, w, best, span, cost) {
 		for (w = 2; w <= N; w++) if (free[w] < free[best]) best = w
 		# Two workers and more: the chunk as it ran beside another.
 		cost = N > 1 && ((r, i) in c2) ? c2[r, i] : c[r, i]
+		if (rd[r, i] > free[best]) free[best] = rd[r, i]
 		free[best] += cost
 	}
 	span = 0
