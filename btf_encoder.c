@@ -875,6 +875,8 @@ static void btf_encoder__begin_unit(struct btf_encoder *e, Dwarf_Die *cu_die)
 		btf_encoder__note_unit(e, cu_die);
 	die_ref_ctx__init(&e->cu.ref_ctx, cu_die, e->in->global_refs, &e->in->ref_space);
 	die_reader__begin_cu(&e->cu.reader, cu_die, e->in->big_endian, die_attrs__wanted);
+	if (e->cu.reader.end)
+		btf_encoder__map_unit(e, e->cu.reader.end - e->cu.reader.start);
 	e->cu.members_by_offset = die_reader__lang(&e->cu.reader, cu_die) == DW_LANG_Rust;
 	btf_encoder__set_strs(e);
 	btf_encoder__sig_begin_unit(e, cu_die);

@@ -442,6 +442,13 @@ int btf_encoders__add_decl_tags(struct btf_build *btf, uint32_t id,
 /* ---- btf_encoder_refs.c: the CU's type references ---- */
 
 /* Records that @die stands for type reference @ref. */
+/*
+ * Sizes the dense map of DIE offsets for a unit of @size bytes before its
+ * DIEs fill it, its pages mapped in one call (lib/populate.h), not a fault
+ * each as they are met (most of a worker's in its first chunk).  Out of
+ * memory, the map stays as it is.
+ */
+void btf_encoder__map_unit(struct btf_encoder *e, size_t size);
 int btf_encoder__map(struct btf_encoder *e, Dwarf_Die *die, uint32_t ref);
 /* Forgets the previous CU's map. */
 void btf_encoder__clear_map(struct btf_encoder *e);

@@ -16,6 +16,7 @@
 
 #include "btf_encoder_priv.h"
 #include "lib/btf_types.h"
+#include "lib/populate.h"
 #include "lib/zpages.h"
 
 /* Marks a slot of the DIE map as holding a reference for this CU. */
@@ -83,6 +84,13 @@ static int btf_encoder__grow_map(struct btf_encoder *e, uint32_t idx)
 	e->cu.map = map;
 	e->cu.map_size = size;
 	return 0;
+}
+
+void btf_encoder__map_unit(struct btf_encoder *e, size_t size)
+{
+	if (e->in->global_refs || size <= e->cu.map_size || btf_encoder__grow_map(e, size - 1))
+		return;
+	populate__write(e->cu.map, size * sizeof(*e->cu.map));
 }
 
 bool die_tag__is_type(int tag)

@@ -218,6 +218,12 @@ int elf_functions__new(const struct elf_symtab *symtab, struct elf_functions **o
 		err = -ENOMEM;
 		goto out;
 	}
+	/*
+	 * Mapped here in one call: the workers' claims write nodes all over
+	 * the table (a vmlinux's whole 9 MB of it), a fault a page in their
+	 * first chunks, which every worker runs at once.
+	 */
+	populate__write(fns->first_nodes, fns->nr_entries * sizeof(*fns->first_nodes));
 	for (i = 0; i < fns->nr_entries; i++)
 		atomic_init(&fns->entries[i].head, &fns->first_nodes[i]);
 out:
