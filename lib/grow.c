@@ -35,8 +35,21 @@ void *grow__realloc(void *p, size_t cap, size_t new_cap)
 		errno = EINVAL;
 		return NULL;
 	}
-	if (new_cap < GROW_MAP)
+	/*
+	 * A block of the heap grows by a copy into new pages: mapped first,
+	 * not a fault a page as the copy writes them.
+	 */
+	if (new_cap < GROW_MAP && cap < POPULATE_WINDOW)
 		return realloc(p, new_cap ?: 1);
+	if (new_cap < GROW_MAP) {
+		q = malloc(new_cap);
+		if (!q)
+			return NULL;
+		populate__write(q, cap);
+		memcpy(q, p, cap);
+		free(p);
+		return q;
+	}
 	if (cap >= GROW_MAP && GROW_MREMAP) {
 		q = mremap(p, populate__pages(cap), populate__pages(new_cap), MREMAP_MAYMOVE);
 		return q == MAP_FAILED ? NULL : q;

@@ -2,6 +2,7 @@
 /* Pages faulted in at once: see populate.h. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -43,11 +44,21 @@ void populate__write(void *p, size_t len)
 
 void *populate__calloc(size_t n, size_t size)
 {
-	void *p = calloc(n, size);
+	void *p;
 
-	/* calloc() checked n * size. */
-	if (p && n * size >= POPULATE_WINDOW)
+	if (size && n > SIZE_MAX / size)
+		return NULL;
+	if (n * size < POPULATE_WINDOW)
+		return calloc(n, size);
+	/*
+	 * Mapped before it is zeroed: calloc() zeroes a block the heap had
+	 * (a fault a page as it writes), and its mapping after would come late.
+	 */
+	p = malloc(n * size);
+	if (p) {
 		populate__write(p, n * size);
+		memset(p, 0, n * size);
+	}
 	return p;
 }
 
