@@ -7,12 +7,13 @@
 #include "elf_functions.h"
 #include "elf_symtab.h"
 #include "lib/populate.h"
+#include "lib/zpages.h"
 #include "lib/str_set.h"
 #include "lib/str_sort.h"
 
 struct elf_functions {
 	struct elf_functions_entry *entries; /* sorted by name */
-	size_t nr_entries;
+	size_t nr_entries, entries_cap;
 	uint32_t *index; /* open addressing: see index_slot() */
 	size_t index_mask;
 	struct elf_function *first_nodes; /* one unowned node per entry */
@@ -35,16 +36,16 @@ struct func_sym {
  */
 static int func_syms__sort(struct func_sym *syms, size_t n)
 {
-	struct str_sort_item *items = malloc((n ?: 1) * sizeof(*items));
-	struct func_sym *sorted = malloc((n ?: 1) * sizeof(*sorted));
+	size_t items_size = (n ?: 1) * sizeof(struct str_sort_item);
+	size_t size = items_size + (n ?: 1) * sizeof(struct func_sym);
+	/* Both in one block, written whole: in huge pages where the kernel has them (zpages.h). */
+	struct str_sort_item *items = zpages__alloc(size);
+	struct func_sym *sorted = items ? (struct func_sym *)((char *)items + items_size) : NULL;
 	size_t i;
 	int err = -ENOMEM;
 
-	if (!items || !sorted || n > UINT32_MAX)
+	if (!items || n > UINT32_MAX)
 		goto out;
-	/* Both written whole: their pages mapped together (lib/populate.h). */
-	populate__write(items, n * sizeof(*items));
-	populate__write(sorted, n * sizeof(*sorted));
 	for (i = 0; i < n; i++)
 		items[i] = (struct str_sort_item){ syms[i].name, syms[i].len, (uint32_t)i };
 	err = str_sort(items, n);
@@ -54,8 +55,7 @@ static int func_syms__sort(struct func_sym *syms, size_t n)
 		sorted[i] = syms[items[i].id];
 	memcpy(syms, sorted, n * sizeof(*syms));
 out:
-	free(items);
-	free(sorted);
+	zpages__free(items, size);
 	return err;
 }
 
@@ -63,6 +63,12 @@ out:
 static uint32_t name_hash(const char *name)
 {
 	return str_set__hash(name, strlen(name));
+}
+
+/* The size of the array of function symbols made for @symtab. */
+static size_t func_syms__size(const struct elf_symtab *symtab)
+{
+	return (elf_symtab__nr_syms(symtab) ?: 1) * sizeof(struct func_sym);
 }
 
 /*
@@ -75,7 +81,8 @@ static uint32_t name_hash(const char *name)
 static int collect_func_syms(const struct elf_symtab *symtab, struct func_sym **out, size_t *nr)
 {
 	size_t i, n = 0, total = elf_symtab__nr_syms(symtab);
-	struct func_sym *syms = calloc(total ?: 1, sizeof(*syms));
+	/* Sized for every symbol, filled with the functions' alone (func_syms__size()). */
+	struct func_sym *syms = zpages__alloc(func_syms__size(symtab));
 	int err;
 
 	if (!syms)
@@ -89,8 +96,6 @@ static int collect_func_syms(const struct elf_symtab *symtab, struct func_sym **
 		dot = strchr(s->name, '.');
 		if (dot && (strstr(dot, ".part") || strstr(dot, ".cold")))
 			continue;
-		/* Sized for every symbol, filled with the functions' alone. */
-		populate__ahead(syms, n, total, sizeof(*syms));
 		syms[n].name = s->name;
 		syms[n].len = dot ? (size_t)(dot - s->name) : strlen(s->name);
 		syms[n].addr = s->value; /* v1.31 compares st_value, an offset in ET_REL */
@@ -98,7 +103,7 @@ static int collect_func_syms(const struct elf_symtab *symtab, struct func_sym **
 	}
 	err = func_syms__sort(syms, n);
 	if (err) {
-		free(syms);
+		zpages__free(syms, func_syms__size(symtab));
 		return err;
 	}
 	*nr = n;
@@ -165,7 +170,8 @@ static int elf_functions__fill(struct elf_functions *fns, const struct func_sym 
 
 	for (i = 0; i < n; i++)
 		names_len += syms[i].len + 1;
-	fns->entries = calloc(n ?: 1, sizeof(*fns->entries));
+	fns->entries = zpages__alloc((n ?: 1) * sizeof(*fns->entries));
+	fns->entries_cap = n ?: 1;
 	fns->names = p = malloc(names_len ?: 1);
 	fns->syms = calloc(n ?: 1, sizeof(*fns->syms));
 	if (!fns->entries || !fns->names || !fns->syms)
@@ -178,7 +184,6 @@ static int elf_functions__fill(struct elf_functions *fns, const struct func_sym 
 			fns->nr_entries ? &fns->entries[fns->nr_entries - 1] : NULL;
 
 		if (!e || strncmp(e->name, s->name, s->len) || e->name[s->len]) {
-			populate__ahead(fns->entries, fns->nr_entries, n, sizeof(*fns->entries));
 			e = &fns->entries[fns->nr_entries++];
 			memcpy(p, s->name, s->len);
 			p[s->len] = '\0';
@@ -213,7 +218,7 @@ int elf_functions__new(const struct elf_symtab *symtab, struct elf_functions **o
 	err = err ?: elf_functions__build_index(fns);
 	if (err)
 		goto out;
-	fns->first_nodes = calloc(fns->nr_entries ?: 1, sizeof(*fns->first_nodes));
+	fns->first_nodes = zpages__alloc((fns->nr_entries ?: 1) * sizeof(*fns->first_nodes));
 	if (!fns->first_nodes) {
 		err = -ENOMEM;
 		goto out;
@@ -227,7 +232,7 @@ int elf_functions__new(const struct elf_symtab *symtab, struct elf_functions **o
 	for (i = 0; i < fns->nr_entries; i++)
 		atomic_init(&fns->entries[i].head, &fns->first_nodes[i]);
 out:
-	free(syms);
+	zpages__free(syms, func_syms__size(symtab));
 	if (err) {
 		elf_functions__delete(fns);
 		return err;
@@ -256,9 +261,9 @@ void elf_functions__delete(struct elf_functions *fns)
 				free(f);
 		}
 	}
-	free(fns->first_nodes);
+	zpages__free(fns->first_nodes, (fns->nr_entries ?: 1) * sizeof(*fns->first_nodes));
 	free(fns->index);
-	free(fns->entries);
+	zpages__free(fns->entries, fns->entries_cap * sizeof(*fns->entries));
 	free(fns->names);
 	free(fns->syms);
 	free(fns);

@@ -7,10 +7,11 @@
 #include "elf_symtab.h"
 #include "lib/elfutils.h"
 #include "lib/populate.h"
+#include "lib/zpages.h"
 
 struct elf_symtab {
 	struct elf_sym *syms;
-	size_t nr_syms;
+	size_t nr_syms, syms_cap;
 	struct elf_section *sections;
 	size_t nr_sections;
 	int relocatable;
@@ -70,11 +71,10 @@ static int elf_symtab__read_syms(struct elf_symtab *st, Elf *elf, Elf_Scn *scn, 
 	if (xndx_scn && !(xdata = elf_getdata(xndx_scn, NULL)))
 		return -EINVAL;
 	nr = shdr.sh_size / shdr.sh_entsize;
-	st->syms = calloc(nr ?: 1, sizeof(*st->syms));
+	st->syms = zpages__alloc((nr ?: 1) * sizeof(*st->syms));
 	if (!st->syms)
 		return -ENOMEM;
-	/* Filled in order, nearly whole: its pages mapped together (lib/populate.h). */
-	populate__write(st->syms, nr * sizeof(*st->syms));
+	st->syms_cap = nr ?: 1;
 	for (i = 0; i < nr; i++) {
 		struct elf_sym *s = &st->syms[st->nr_syms];
 		Elf32_Word xndx;
@@ -164,7 +164,7 @@ void elf_symtab__delete(struct elf_symtab *st)
 	if (!st)
 		return;
 	free(st->names);
-	free(st->syms);
+	zpages__free(st->syms, st->syms_cap * sizeof(*st->syms));
 	free(st->sections);
 	free(st);
 }

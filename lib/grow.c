@@ -8,6 +8,7 @@
 
 #include "grow.h"
 #include "populate.h"
+#include "zpages.h"
 
 /*
  * ThreadSanitizer does not intercept mremap() (google/sanitizers#1099):
@@ -50,13 +51,11 @@ void *grow__realloc(void *p, size_t cap, size_t new_cap)
 		free(p);
 		return q;
 	}
-	if (cap >= GROW_MAP && GROW_MREMAP) {
-		q = mremap(p, populate__pages(cap), populate__pages(new_cap), MREMAP_MAYMOVE);
-		return q == MAP_FAILED ? NULL : q;
-	}
-	q = mmap(NULL, populate__pages(new_cap), PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (q == MAP_FAILED)
+	/* A mapping: in huge pages where the kernel has them (zpages.h). */
+	if (cap >= GROW_MAP && GROW_MREMAP)
+		return zpages__grow(p, cap, new_cap);
+	q = zpages__alloc(new_cap);
+	if (!q)
 		return NULL;
 	if (cap) {
 		populate__write(q, cap);
@@ -99,7 +98,7 @@ void grow__free(void *p, size_t cap)
 	if (!p)
 		return;
 	if (cap >= GROW_MAP)
-		munmap(p, populate__pages(cap));
+		zpages__free(p, cap);
 	else
 		free(p);
 }
