@@ -5,12 +5,13 @@
  *
  * All workers read the one Dwarf handle.  What libdw and libelf share
  * between units is made before the workers start, in the main thread:
- * dwarf_loader__open() has libdw read every unit header (so that the
- * workers' dwarf_get_units and dwarf_offdie only search libdw's tree of
- * units; for a large file in a thread of its own, beside the main thread's
- * reading of the symbols, joined before the workers start) and finds
- * .debug_info for die_reader (so that no worker calls libelf).  Taking the next chunk is serialized under the queue mutex, to
- * hand out units in order; reading the DIEs of a unit a worker took needs
+ * dwarf_loader__open() starts the scan of the units (dwarf_scan.c: libdw
+ * reads every unit header, so that the workers' taking of units and
+ * dwarf_offdie only search libdw's tree of units; for a large file in a
+ * thread of its own, which the workers may run beside where nothing has
+ * them search that tree) and finds .debug_info for die_reader (so that no
+ * worker calls libelf).  Taking the next chunk is serialized under the
+ * queue mutex, to hand out units in order; reading the DIEs of a unit a worker took needs
  * no lock: libdw (>= 0.178) allocates and fills its abbreviation tables
  * thread-safely, and the encoder follows a reference into another unit
  * only where the units are one (dwarf_loader__merged()), whose every

@@ -305,6 +305,10 @@ END {
 		m[N] = model(N)
 		printf "  %7d %18.3f %14.3f\n", N, m[N], m[N] / j1
 	}
+	k = 0
+	for (r in runs) { sp[++k] = makespan(r, 16); fx[k] = run_model(r, 16) - sp[k] }
+	printf "  at 16 workers: the chunks %.3f s, the rest %.3f s (medians)\n", median_of(sp, k),
+		median_of(fx, k)
 	e1 = (m[1] - j1) / j1 * 100; e2 = (m[2] - j2) / j2 * 100
 	printf "\n  the model against the measured medians: -j1 %.3f s against %.3f s (%+.1f%%), " \
 		"-j2 %.3f s against %.3f s (%+.1f%%)\n", m[1], j1, e1, m[2], j2, e2
