@@ -240,11 +240,25 @@ struct btf_encoded {
 	struct btf *btf;
 	void *raw;
 	uint32_t raw_size;
+	/*
+	 * A vmlinux's BTF: its raw bytes, which libbpf reads (btf__new(), the
+	 * contract) in a thread of its own while they are written: @btf is
+	 * NULL until btf_encoded__check() has waited for it.
+	 */
+	struct btf_check *check;
+	uint32_t nr_types; /* the types written (void not counted) */
 	/* No CU gave a type (all left out, say): nothing to write. */
 	bool empty;
 	/* With -BTF_REFUSED_VAR_NAME: the name refused, cut at 128 bytes. */
 	char bad_name[129];
 };
+
+/*
+ * Waits for libbpf's reading of @enc's raw bytes, if it runs: then
+ * enc->btf is libbpf's BTF of them.  0, or the negative errno of
+ * btf__new(), which took them for no valid BTF.  Any thread, once.
+ */
+int btf_encoded__check(struct btf_encoded *enc);
 
 /*
  * Once every worker is done: takes the chunks of all @nr encoders from the

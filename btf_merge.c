@@ -9,6 +9,7 @@
  * steps go.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,21 +237,62 @@ static int btf_encoders__dedup(const struct btf_encoder_input *in, struct btf_bu
 	return err;
 }
 
-/* @out's raw bytes, the merged BTF deduplicated, made libbpf's in *@btf (and freed). */
-static int btf_encoders__to_libbpf(const struct btf_encoder_input *in, struct btf_encoded *out,
-				   struct btf **btf)
+/* libbpf reading a vmlinux's raw BTF beside the writing of it (btf_encoded.check). */
+struct btf_check {
+	const void *raw;
+	uint32_t size;
+	int ptr_size;
+	struct btf *btf;
+	int err;
+	pthread_t thread;
+	bool joinable;
+};
+
+static void *btf_check__run(void *arg)
 {
-	int err = 0;
+	struct btf_check *c = arg;
 
 	errno = 0;
-	*btf = btf__new(out->raw, out->raw_size);
-	if (!*btf)
-		err = -errno ?: -ENOMEM;
-	free(out->raw);
-	out->raw = NULL;
-	out->raw_size = 0;
-	if (!err)
-		btf__set_pointer_size(*btf, in->ptr_size);
+	c->btf = btf__new(c->raw, c->size);
+	if (!c->btf)
+		c->err = -errno ?: -ENOMEM;
+	else
+		btf__set_pointer_size(c->btf, c->ptr_size);
+	return NULL;
+}
+
+/*
+ * @out's raw bytes, the merged BTF deduplicated, to be libbpf's: read by
+ * btf__new() in a thread, which the writing waits for before it replaces
+ * a file (btf_encoded__check()); where no thread starts, here.
+ */
+static int btf_encoders__to_libbpf(const struct btf_encoder_input *in, struct btf_encoded *out)
+{
+	struct btf_check *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return -ENOMEM;
+	*c = (struct btf_check){ .raw = out->raw, .size = out->raw_size, .ptr_size = in->ptr_size };
+	c->joinable = !pthread_create(&c->thread, NULL, btf_check__run, c);
+	if (!c->joinable)
+		btf_check__run(c);
+	out->check = c;
+	return 0;
+}
+
+int btf_encoded__check(struct btf_encoded *enc)
+{
+	struct btf_check *c = enc->check;
+	int err;
+
+	if (!c)
+		return 0;
+	if (c->joinable)
+		pthread_join(c->thread, NULL);
+	enc->btf = c->btf;
+	err = c->err;
+	free(c);
+	enc->check = NULL;
 	return err;
 }
 
@@ -313,9 +355,10 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct b
 			return BTF_ENCODERS_AGAIN;
 		}
 	}
-	/* A vmlinux's BTF is libbpf's from here (btf_encoder.h). */
+	/* A vmlinux's BTF is libbpf's from here (btf_encoder.h), read beside the writing. */
 	if (!err && !conf->base)
-		err = btf_encoders__to_libbpf(in, out, &btf);
+		err = btf_encoders__to_libbpf(in, out);
+	out->nr_types = nr_out;
 	if (conf->verbose)
 		fprintf(stderr,
 			"btf_encoder: merge %.3f s (%zu chunks, %u types), functions and variables %.3f s (choosing %.3f s on %u threads), dedup %.3f s (%u types)\n",

@@ -261,7 +261,18 @@ int btf_writer__add_layout(const void *data, size_t size, void **layout_out, siz
 	return 0;
 }
 
-int btf_writer__raw(const char *path, const void *data, size_t size, const char **cause)
+/* @check's answer, *@cause NULL when it says no. */
+static int writer_check(const struct btf_writer_check *check, const char **cause)
+{
+	int err = check ? check->fn(check->ctx) : 0;
+
+	if (err)
+		*cause = NULL;
+	return err;
+}
+
+int btf_writer__raw(const char *path, const void *data, size_t size,
+		    const struct btf_writer_check *check, const char **cause)
 {
 	struct out_file o;
 	struct stat st;
@@ -269,8 +280,12 @@ int btf_writer__raw(const char *path, const void *data, size_t size, const char 
 
 	/* A device or a FIFO (/dev/stdout, /dev/full) is written to, not replaced. */
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-		int fd = open(path, O_WRONLY | O_CLOEXEC);
+		int fd;
 
+		err = writer_check(check, cause);
+		if (err)
+			return err;
+		fd = open(path, O_WRONLY | O_CLOEXEC);
 		if (fd < 0)
 			return *cause = strerror(errno), -errno;
 		err = write_all(fd, data, size, cause);
@@ -283,6 +298,7 @@ int btf_writer__raw(const char *path, const void *data, size_t size, const char 
 	if (err)
 		return err;
 	err = write_all(o.fd, data, size, cause);
+	err = err ?: writer_check(check, cause);
 	if (err) {
 		out_file__abort(&o);
 		return err;
@@ -520,7 +536,8 @@ out:
 	return err;
 }
 
-int btf_writer__elf(const char *path, const struct btf_section *secs, size_t nr, const char **cause)
+int btf_writer__elf(const char *path, const struct btf_section *secs, size_t nr,
+		    const struct btf_writer_check *check, const char **cause)
 {
 	struct out_file o;
 	struct stat st;
@@ -556,6 +573,7 @@ int btf_writer__elf(const char *path, const struct btf_section *secs, size_t nr,
 		elf_end(elf);
 	}
 	close(in);
+	err = err ?: writer_check(check, cause);
 	if (err) {
 		out_file__abort(&o);
 		return err;

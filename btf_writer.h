@@ -14,8 +14,20 @@
  */
 #include <stddef.h>
 
-/* Writes @size bytes of raw BTF to @path (created or replaced). */
-int btf_writer__raw(const char *path, const void *data, size_t size, const char **cause);
+/*
+ * What must hold before a file is replaced: @fn(@ctx) returns 0, or a
+ * negative errno, which it has told, and which leaves the file as it was
+ * (*cause is then NULL).  Called once the bytes are written (into nothing
+ * yet where a device or FIFO is written to).
+ */
+struct btf_writer_check {
+	int (*fn)(void *ctx);
+	void *ctx;
+};
+
+/* Writes @size bytes of raw BTF to @path (created or replaced), once @check holds (or NULL). */
+int btf_writer__raw(const char *path, const void *data, size_t size,
+		    const struct btf_writer_check *check, const char **cause);
 
 /*
  * The layout feature (upstream pahole after v1.31, libbpf 1.8): raw BTF
@@ -40,10 +52,10 @@ struct btf_section {
  * Replaces the ELF file @path with a copy in which each of the @nr (at most
  * 4) sections @secs holds its data: added, or replaced when there is one of
  * that name.  Every other section keeps its bytes and its place in the file;
- * mode and ownership are kept.
+ * mode and ownership are kept; once @check holds (or NULL).
  */
 int btf_writer__elf(const char *path, const struct btf_section *secs, size_t nr,
-		    const char **cause);
+		    const struct btf_writer_check *check, const char **cause);
 
 /*
  * Removes a named temporary file of ours, if one exists at this moment;

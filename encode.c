@@ -38,6 +38,8 @@ struct encode_opened {
 
 struct encode_result {
 	const struct btf_encoder_conf *conf;
+	const char *path; /* the input's */
+	bool check_said; /* libbpf could not read the BTF, and encode_result__check() said so */
 	struct btf_encoded enc;
 	bool big_endian; /* the ELF file's */
 	/* What encode_result__raw() made, and with a layout section its buffer. */
@@ -373,11 +375,11 @@ static int encode_input__encode(struct encode_input *ei, struct btf_encoded *out
  * raw bytes libbpf 1.1 would need btf__new_split(), which its btf.h declares
  * and its shared library does not export.
  */
-static void encode_result__log(const struct encode_result *r)
+static void encode_result__log(struct encode_result *r)
 {
 	const struct btf *base;
 
-	if (!r->enc.btf)
+	if (btf_encoded__check(&r->enc) || !r->enc.btf)
 		return;
 	base = btf__base_btf(r->enc.btf);
 	btf_log__types(r->enc.btf, base ? btf__type_cnt(base) : 1, stdout);
@@ -395,6 +397,7 @@ int encode__file(const char *path, const struct btf_encoder_conf *conf, struct e
 	if (!r)
 		return say(path, -ENOMEM, strerror(ENOMEM));
 	r->conf = conf;
+	r->path = path;
 	unit_locks__init(&ei.unit_locks);
 	err = encode_input__open(&ei, path, conf);
 	if (!err) {
@@ -424,7 +427,7 @@ int encode__file(const char *path, const struct btf_encoder_conf *conf, struct e
 		r->opened = encode_input__take(&ei);
 	unit_locks__destroy(&ei.unit_locks);
 	/* As pahole v1.31: DWARF without a single type gives no BTF at all. */
-	if (!err && (r->enc.empty || (!conf->base && btf__type_cnt(r->enc.btf) == 1))) {
+	if (!err && (r->enc.empty || (!conf->base && !r->enc.nr_types))) {
 		fprintf(stderr, "pahole: %s: warning: no types in the DWARF, nothing written\n",
 			path);
 		err = -ENODATA;
@@ -433,26 +436,51 @@ int encode__file(const char *path, const struct btf_encoder_conf *conf, struct e
 		encode_result__delete(r);
 		return err;
 	}
-	if (conf->verbose) {
-		double start = clock__now();
-
-		encode_result__log(r);
-		fprintf(stderr, "pahole: listing the types (-V): %.3f s\n", clock__now() - start);
-	}
 	*out = r;
 	return 0;
 }
 
-int encode_result__raw(struct encode_result *r, const void **raw, size_t *size)
+/*
+ * Waits for libbpf's reading of the BTF (btf_encoded.check): the BTF
+ * libbpf cannot read is not written, and said in encode__file()'s words.
+ */
+static int encode_result__check(void *ctx)
 {
+	struct encode_result *r = ctx;
+	struct encode_input none = {};
+	int err = btf_encoded__check(&r->enc);
+	char buf[256];
+
+	if (err) {
+		fprintf(stderr, "pahole: %s: encoding BTF failed: %s\n", r->path,
+			encode_error(&none, err, buf, sizeof(buf)));
+		r->check_said = true;
+	}
+	return err;
+}
+
+/*
+ * encode_result__raw() but for libbpf's reading of a vmlinux's BTF, which
+ * may go on (the writing waits for it: encode_result__check()), as the
+ * bytes are ours where they are in the file's byte order.
+ */
+static int encode_result__raw_unchecked(struct encode_result *r, const void **raw, size_t *size)
+{
+	bool swapped = r->big_endian != (BYTE_ORDER == BIG_ENDIAN);
 	const void *data = r->enc.raw;
 	__u32 n = r->enc.raw_size;
 	int err;
 
 	if (r->raw)
 		goto out;
+	/* libbpf swaps a vmlinux's BTF into the file's byte order. */
+	if (r->enc.check && swapped) {
+		err = encode_result__check(r);
+		if (err)
+			return err;
+	}
 	/* Split BTF of our own dedup is in our byte order; the file's may be the other. */
-	if (data && r->big_endian != (BYTE_ORDER == BIG_ENDIAN)) {
+	if (data && !r->enc.check && !r->enc.btf && swapped) {
 		err = btf_raw__swap_out(r->enc.raw, n);
 		if (err)
 			return err;
@@ -479,11 +507,19 @@ out:
 	return 0;
 }
 
+int encode_result__raw(struct encode_result *r, const void **raw, size_t *size)
+{
+	int err = encode_result__check(r);
+
+	return err ?: encode_result__raw_unchecked(r, raw, size);
+}
+
 /*
  * Writes into the ELF file @path its .BTF; with distilled_base, split BTF
  * on a distilled base, which goes to .BTF.base (from libbpf's split BTF).
  */
-static int encode_result__write_elf(struct encode_result *r, const char *path, const char **cause)
+static int encode_result__write_elf(struct encode_result *r, const char *path,
+				    const struct btf_writer_check *check, const char **cause)
 {
 	struct btf_section secs[2] = { { .name = ".BTF" }, { .name = ".BTF.base" } };
 	struct btf *base = NULL, *split = NULL;
@@ -493,12 +529,12 @@ static int encode_result__write_elf(struct encode_result *r, const char *path, c
 
 	if (!r->enc.btf || !r->conf->base ||
 	    !btf_encoder_conf__has(r->conf, BTF_FEAT_DISTILLED_BASE)) {
-		err = encode_result__raw(r, &secs[0].data, &secs[0].size);
+		err = encode_result__raw_unchecked(r, &secs[0].data, &secs[0].size);
 		if (err) {
-			*cause = strerror(-err);
+			*cause = r->check_said ? NULL : strerror(-err);
 			return err;
 		}
-		return btf_writer__elf(path, secs, nr, cause);
+		return btf_writer__elf(path, secs, nr, check, cause);
 	}
 	err = btf_distill__run(r->enc.btf, &base, &split);
 	if (err) {
@@ -509,7 +545,7 @@ static int encode_result__write_elf(struct encode_result *r, const char *path, c
 	secs[0].size = n;
 	secs[1].data = btf__raw_data(base, &n);
 	secs[1].size = n;
-	err = secs[0].data && secs[1].data ? btf_writer__elf(path, secs, 2, cause) :
+	err = secs[0].data && secs[1].data ? btf_writer__elf(path, secs, 2, check, cause) :
 					     (*cause = strerror(ENOMEM), -ENOMEM);
 	btf__free(split);
 	btf__free(base);
@@ -518,23 +554,32 @@ static int encode_result__write_elf(struct encode_result *r, const char *path, c
 
 int encode_result__write(struct encode_result *r, const char *path, bool detached)
 {
+	/* libbpf reads a vmlinux's BTF while it is written; no file is replaced before it has. */
+	const struct btf_writer_check check = { encode_result__check, r };
 	double start = clock__now();
-	const char *cause;
+	const char *cause = NULL;
 	const void *raw;
 	size_t size;
 	int err;
 
 	if (detached) {
-		err = encode_result__raw(r, &raw, &size);
-		cause = strerror(-err);
-		err = err ?: btf_writer__raw(path, raw, size, &cause);
+		err = encode_result__raw_unchecked(r, &raw, &size);
+		if (err && !r->check_said)
+			cause = strerror(-err);
+		err = err ?: btf_writer__raw(path, raw, size, &check, &cause);
 	} else {
-		err = encode_result__write_elf(r, path, &cause);
+		err = encode_result__write_elf(r, path, &check, &cause);
 	}
-	if (err)
+	if (err && cause)
 		fprintf(stderr, "pahole: %s: cannot write BTF: %s\n", path, cause);
-	else if (r->conf->verbose)
+	else if (!err && r->conf->verbose)
 		fprintf(stderr, "pahole: writing %s: %.3f s\n", path, clock__now() - start);
+	/* -V: the types written, once libbpf has read them. */
+	if (!err && r->conf->verbose) {
+		start = clock__now();
+		encode_result__log(r);
+		fprintf(stderr, "pahole: listing the types (-V): %.3f s\n", clock__now() - start);
+	}
 	return err;
 }
 
@@ -543,6 +588,7 @@ void encode_result__delete(struct encode_result *r)
 	if (!r)
 		return;
 	encode_opened__close(&r->opened, r->conf);
+	btf_encoded__check(&r->enc);
 	free(r->layout);
 	free(r->enc.raw);
 	btf__free(r->enc.btf);
