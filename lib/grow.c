@@ -36,25 +36,16 @@ void *grow__realloc(void *p, size_t cap, size_t new_cap)
 		errno = EINVAL;
 		return NULL;
 	}
-	/*
-	 * A block of the heap grows by a copy into new pages: mapped first,
-	 * not a fault a page as the copy writes them.
-	 */
 	if (new_cap < GROW_MAP && cap < POPULATE_WINDOW)
 		return realloc(p, new_cap ?: 1);
-	if (new_cap < GROW_MAP) {
-		q = malloc(new_cap);
-		if (!q)
-			return NULL;
-		populate__write(q, cap);
-		memcpy(q, p, cap);
-		free(p);
-		return q;
-	}
 	/* A mapping: in huge pages where the kernel has them (zpages.h). */
 	if (cap >= GROW_MAP && GROW_MREMAP)
 		return zpages__grow(p, cap, new_cap);
-	q = zpages__alloc(new_cap);
+	/*
+	 * Else a copy, into pages mapped first (populate.h), not faulted a
+	 * page at a time as the copy writes them, as realloc() would.
+	 */
+	q = new_cap < GROW_MAP ? malloc(new_cap) : zpages__alloc(new_cap);
 	if (!q)
 		return NULL;
 	if (cap) {
