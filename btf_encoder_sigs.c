@@ -68,14 +68,20 @@ void btf_encoder__sig_collect_func(struct btf_encoder *e, Dwarf_Die *die, const 
 
 	if (!sigs_on(e))
 		return;
-	/* Without DW_AT_low_pc (nor DW_AT_ranges), dwarf_lowpc() finds none. */
+	/*
+	 * dwarf_lowpc() is dwarf_formaddr() of the first DW_AT_low_pc, which
+	 * the reader handed over: none, no address (a function in pieces has
+	 * DW_AT_ranges alone).  Asked of the attribute, libdw need not load
+	 * the unit's abbreviations to find it again.
+	 */
 	if (a->has_low_pc_addr || !a->has_low_pc) {
 		f->addr = a->low_pc;
 	} else {
 		pthread_mutex_t *lock = unit_locks__of(e->in->unit_locks, die->cu);
+		Dwarf_Attribute attr = a->low_pc_attr;
 
 		pthread_mutex_lock(lock);
-		f->addr = dwarf_lowpc(die, &addr) == 0 ? addr : 0;
+		f->addr = dwarf_formaddr(&attr, &addr) == 0 ? addr : 0;
 		pthread_mutex_unlock(lock);
 	}
 	f->clang = e->cu.sig_abi.clang;

@@ -334,17 +334,21 @@ static void read_low_pc(struct die_attrs *a, Dwarf_Attribute *attr)
 {
 	const struct die_strs *s = a->strs;
 
+	/* dwarf_lowpc() takes the first DW_AT_low_pc (and no DW_AT_ranges). */
+	if (a->has_low_pc)
+		return;
+	a->low_pc_attr = *attr;
+	a->has_low_pc = true;
 	/*
-	 * dwarf_lowpc() reads the first DW_AT_low_pc with dwarf_formaddr(),
-	 * which reads a DW_FORM_addr's address-size bytes (libdw itself
-	 * relocates nothing; a module's are relocated in memory by libdwfl).
+	 * dwarf_formaddr() reads a DW_FORM_addr's address-size bytes (libdw
+	 * itself relocates nothing; a module's are relocated in memory by
+	 * libdwfl); other forms (DW_FORM_addrx) are left to it.
 	 */
-	if (attr->code == DW_AT_low_pc && !a->has_low_pc && attr->form == DW_FORM_addr && s &&
-	    attr->cu == s->cu && (s->addr_size == 4 || s->addr_size == 8)) {
+	if (attr->form == DW_FORM_addr && s && attr->cu == s->cu &&
+	    (s->addr_size == 4 || s->addr_size == 8)) {
 		a->low_pc = die_reader__fixed(attr->valp, s->addr_size, s->big_endian);
 		a->has_low_pc_addr = true;
 	}
-	a->has_low_pc = true;
 }
 
 static void read_location(struct die_attrs *a, Dwarf_Attribute *attr)
@@ -377,7 +381,6 @@ static const attr_read_fn attr_readers[256] = {
 	[DW_AT_abstract_origin] = read_origin,
 	[DW_AT_specification] = read_origin,
 	[DW_AT_low_pc] = read_low_pc,
-	[DW_AT_ranges] = read_low_pc,
 	[DW_AT_location] = read_location,
 	[DW_AT_external] = read_external,
 };

@@ -499,33 +499,43 @@ int die_reader__scan(struct die_reader *r, Dwarf_Die *cu_die,
 	return 1;
 }
 
+/* What the plan of a DIE's code says of one of its attributes. */
+enum plan_says {
+	PLAN_SAYS_NOTHING, /* no plan, or its bytes run out: libdw is to say */
+	PLAN_SAYS_ABSENT, /* the code has no attribute of the name */
+	PLAN_SAYS_FOUND,
+};
+
 /*
  * The form of @die's attribute @at and where its value lies, found by the
- * plan of its code (the unit's table is read once, for all its DIEs);
- * false when the plan does not say, or the DIE has none: libdw is then to
- * say.
+ * plan of its code (the unit's table is read once, for all its DIEs).  A
+ * ready plan lists every attribute of the code, as dwarf_attr() walks them
+ * (DW_FORM_indirect is never planned): what it does not list, the DIE has
+ * not, and libdw need not load the unit's abbreviations to say so.
  */
-static bool die_reader__value(struct die_reader *r, Dwarf_Die *die, unsigned int at,
-			      unsigned int *form, const unsigned char **valp)
+static enum plan_says die_reader__value(struct die_reader *r, Dwarf_Die *die, unsigned int at,
+					unsigned int *form, const unsigned char **valp)
 {
 	const struct die_reader_code *plan = die_reader__plan(r, die, valp);
 	const struct die_reader_spec *spec;
 	uint64_t size;
 	uint16_t i;
 
-	for (i = 0; plan && i < plan->nr; i++) {
+	if (!plan)
+		return PLAN_SAYS_NOTHING;
+	for (i = 0; i < plan->nr; i++) {
 		spec = &r->specs.data[plan->first + i];
 		if (!die_reader__spec_size(r, spec, *valp, &size))
-			return false;
+			return PLAN_SAYS_NOTHING;
 		/* The first of its name, as dwarf_attr() finds it. */
 		if (spec->name == at) {
 			*form = spec->form;
 			*valp = spec->implicit ?: *valp;
-			return true;
+			return PLAN_SAYS_FOUND;
 		}
 		*valp += size;
 	}
-	return false;
+	return PLAN_SAYS_ABSENT;
 }
 
 int die_reader__lang(struct die_reader *r, Dwarf_Die *cu_die)
@@ -535,7 +545,7 @@ int die_reader__lang(struct die_reader *r, Dwarf_Die *cu_die)
 	uint64_t v;
 
 	/* dwarf_srclang() takes what dwarf_formudata() reads, as an int. */
-	if (die_reader__value(r, cu_die, DW_AT_language, &form, &valp) &&
+	if (die_reader__value(r, cu_die, DW_AT_language, &form, &valp) == PLAN_SAYS_FOUND &&
 	    die_reader__constant(form, valp,
 				 form == DW_FORM_implicit_const ? r->abbrev_end : r->end,
 				 r->big_endian, &v))
@@ -549,8 +559,14 @@ Dwarf_Attribute *die_reader__attr(struct die_reader *r, Dwarf_Die *die, unsigned
 	const unsigned char *valp;
 	unsigned int form;
 
-	if (!die_reader__value(r, die, at, &form, &valp))
+	switch (die_reader__value(r, die, at, &form, &valp)) {
+	case PLAN_SAYS_NOTHING:
 		return dwarf_attr(die, at, attr);
+	case PLAN_SAYS_ABSENT:
+		return NULL;
+	case PLAN_SAYS_FOUND:
+		break;
+	}
 	*attr = (Dwarf_Attribute){
 		.code = at,
 		.form = form,
