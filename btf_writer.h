@@ -49,13 +49,26 @@ struct btf_section {
 };
 
 /*
+ * An ELF file's copy begun beside it, in a thread, while its BTF is
+ * encoded: a vmlinux's hundreds of megabytes took as long to copy as to
+ * encode.  NULL where it cannot begin (not a regular file, not writable,
+ * out of memory): btf_writer__elf() then copies, and says what fails.
+ * btf_writer__copy_drop() frees it, used or not, joining the thread.
+ */
+struct btf_writer_copy;
+struct btf_writer_copy *btf_writer__copy_start(const char *path);
+void btf_writer__copy_drop(struct btf_writer_copy *copy);
+
+/*
  * Replaces the ELF file @path with a copy in which each of the @nr (at most
  * 4) sections @secs holds its data: added, or replaced when there is one of
  * that name.  Every other section keeps its bytes and its place in the file;
- * mode and ownership are kept; once @check holds (or NULL).
+ * mode and ownership are kept; once @check holds (or NULL).  The copy is
+ * @copy's, when it is of @path (else NULL), which it then uses up.
  */
 int btf_writer__elf(const char *path, const struct btf_section *secs, size_t nr,
-		    const struct btf_writer_check *check, const char **cause);
+		    const struct btf_writer_check *check, struct btf_writer_copy *copy,
+		    const char **cause);
 
 /*
  * Removes a named temporary file of ours, if one exists at this moment;

@@ -47,6 +47,7 @@ struct encode_result {
 	size_t raw_size;
 	void *layout;
 	struct encode_opened opened; /* the input, left open until the result is deleted */
+	struct btf_writer_copy *copy; /* of the input, begun as it is encoded (conf->in_place) */
 };
 
 /* What one input brings while it is encoded: what encode__file() opened. */
@@ -400,6 +401,9 @@ int encode__file(const char *path, const struct btf_encoder_conf *conf, struct e
 	r->path = path;
 	unit_locks__init(&ei.unit_locks);
 	err = encode_input__open(&ei, path, conf);
+	/* Once the file is known to have DWARF: a vmlinux takes about as long to copy as to encode. */
+	if (!err && conf->in_place)
+		r->copy = btf_writer__copy_start(path);
 	if (!err) {
 		err = encode_input__encode(&ei, &r->enc);
 		if (err == -BTF_REFUSED_VAR_NAME)
@@ -519,7 +523,8 @@ int encode_result__raw(struct encode_result *r, const void **raw, size_t *size)
  * on a distilled base, which goes to .BTF.base (from libbpf's split BTF).
  */
 static int encode_result__write_elf(struct encode_result *r, const char *path,
-				    const struct btf_writer_check *check, const char **cause)
+				    const struct btf_writer_check *check,
+				    struct btf_writer_copy *copy, const char **cause)
 {
 	struct btf_section secs[2] = { { .name = ".BTF" }, { .name = ".BTF.base" } };
 	struct btf *base = NULL, *split = NULL;
@@ -534,7 +539,7 @@ static int encode_result__write_elf(struct encode_result *r, const char *path,
 			*cause = r->check_said ? NULL : strerror(-err);
 			return err;
 		}
-		return btf_writer__elf(path, secs, nr, check, cause);
+		return btf_writer__elf(path, secs, nr, check, copy, cause);
 	}
 	err = btf_distill__run(r->enc.btf, &base, &split);
 	if (err) {
@@ -545,7 +550,7 @@ static int encode_result__write_elf(struct encode_result *r, const char *path,
 	secs[0].size = n;
 	secs[1].data = btf__raw_data(base, &n);
 	secs[1].size = n;
-	err = secs[0].data && secs[1].data ? btf_writer__elf(path, secs, 2, check, cause) :
+	err = secs[0].data && secs[1].data ? btf_writer__elf(path, secs, 2, check, copy, cause) :
 					     (*cause = strerror(ENOMEM), -ENOMEM);
 	btf__free(split);
 	btf__free(base);
@@ -568,7 +573,7 @@ int encode_result__write(struct encode_result *r, const char *path, bool detache
 			cause = strerror(-err);
 		err = err ?: btf_writer__raw(path, raw, size, &check, &cause);
 	} else {
-		err = encode_result__write_elf(r, path, &check, &cause);
+		err = encode_result__write_elf(r, path, &check, r->copy, &cause);
 	}
 	if (err && cause)
 		fprintf(stderr, "pahole: %s: cannot write BTF: %s\n", path, cause);
@@ -587,6 +592,7 @@ void encode_result__delete(struct encode_result *r)
 {
 	if (!r)
 		return;
+	btf_writer__copy_drop(r->copy);
 	encode_opened__close(&r->opened, r->conf);
 	btf_encoded__check(&r->enc);
 	free(r->layout);

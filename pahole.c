@@ -457,6 +457,7 @@ static void args__conf(const struct args *a, struct btf_encoder_conf *conf)
 	conf->verbose = a->verbose;
 	conf->jobs = a->jobs ?: 1;
 	conf->jobs_auto = a->jobs_auto;
+	conf->in_place = !a->detached;
 	conf->cu_filter = (struct dwarf_cu_filter){
 		.lang_exclude = a->lang_exclude,
 		.lang_include = a->lang_include,
