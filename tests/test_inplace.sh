@@ -611,6 +611,19 @@ else
 	run -J "${FEATURES[@]}" "$f"
 	check_fails "full disk, the .BTF does not fit" "$f" "$hash" 'No space left on device'
 	rm -f "$f"
+	# A file big enough for its copy to begin while it is encoded (4 MB and
+	# more, btf_writer__copy_start()): the copy's thread meets the full disk.
+	if mount_tmpfs "$TMP/full2" 10M; then
+		f=$TMP/full2/early.o
+		elf_of_size 6000000 "$f" || die "cannot make a 6000000-byte ELF file"
+		hash=$(fhash "$f")
+		run -J "${FEATURES[@]}" "$f"
+		check_fails "full disk, the copy begun early does not fit" "$f" "$hash" \
+			'No space left on device'
+		rm -f "$f"
+	else
+		not_ok "cannot mount a second tmpfs"
+	fi
 	# Detached output into a full tmpfs.
 	what="full disk, detached"
 	head -c 2M /dev/zero > "$TMP/full/filler" 2> /dev/null
