@@ -575,6 +575,9 @@ int encode_result__write(struct encode_result *r, const char *path, bool detache
 	} else {
 		err = encode_result__write_elf(r, path, &check, r->copy, &cause);
 	}
+	/* Used or not (a failure before the ELF file's writing), the copy goes now, not at exit. */
+	btf_writer__copy_drop(r->copy);
+	r->copy = NULL;
 	if (err && cause)
 		fprintf(stderr, "pahole: %s: cannot write BTF: %s\n", path, cause);
 	else if (!err && r->conf->verbose)
