@@ -608,6 +608,13 @@ static void *copy_run(void *arg)
 	return NULL;
 }
 
+static void copy_join(struct btf_writer_copy *c)
+{
+	if (c->joinable)
+		pthread_join(c->thread, NULL);
+	c->joinable = false;
+}
+
 struct btf_writer_copy *btf_writer__copy_start(const char *path)
 {
 	struct btf_writer_copy *c = calloc(1, sizeof(*c));
@@ -626,19 +633,10 @@ struct btf_writer_copy *btf_writer__copy_start(const char *path)
 	}
 	c->joinable = !pthread_create(&c->thread, NULL, copy_run, c);
 	if (!c->joinable) {
-		out_file__abort(&c->o);
-		close(c->in);
-		free(c);
+		btf_writer__copy_drop(c);
 		return NULL;
 	}
 	return c;
-}
-
-static void copy_join(struct btf_writer_copy *c)
-{
-	if (c->joinable)
-		pthread_join(c->thread, NULL);
-	c->joinable = false;
 }
 
 void btf_writer__copy_drop(struct btf_writer_copy *c)

@@ -337,17 +337,19 @@ static void read_low_pc(struct die_attrs *a, Dwarf_Attribute *attr)
 	/* dwarf_lowpc() takes the first DW_AT_low_pc (and no DW_AT_ranges). */
 	if (a->has_low_pc)
 		return;
-	a->low_pc_attr = *attr;
 	a->has_low_pc = true;
 	/*
 	 * dwarf_formaddr() reads a DW_FORM_addr's address-size bytes (libdw
 	 * itself relocates nothing; a module's are relocated in memory by
-	 * libdwfl); other forms (DW_FORM_addrx) are left to it.
+	 * libdwfl); other forms (DW_FORM_addrx) are left to it, with the
+	 * attribute kept.
 	 */
 	if (attr->form == DW_FORM_addr && s && attr->cu == s->cu &&
 	    (s->addr_size == 4 || s->addr_size == 8)) {
 		a->low_pc = die_reader__fixed(attr->valp, s->addr_size, s->big_endian);
 		a->has_low_pc_addr = true;
+	} else {
+		a->low_pc_attr = *attr;
 	}
 }
 

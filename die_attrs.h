@@ -149,7 +149,8 @@ struct die_attrs {
 	Dwarf_Attribute origin_attr; /* DW_AT_abstract_origin or DW_AT_specification */
 	Dwarf_Attribute location_attr;
 	Dwarf_Attribute gnu_annotation_attr; /* the first of gcc's annotations */
-	Dwarf_Attribute low_pc_attr; /* the first DW_AT_low_pc, with has_low_pc */
+	/* The first DW_AT_low_pc, with has_low_pc but not has_low_pc_addr. */
+	Dwarf_Attribute low_pc_attr;
 };
 
 /*
