@@ -20,7 +20,8 @@
 #include "lib/populate.h"
 #include "lib/str_set.h"
 
-#define SIEVE_BITS 16
+/* 16 kB of bits: a module's few thousand strings set a fiftieth of them. */
+#define SIEVE_BITS 17
 
 struct btf_base {
 	char *path;
@@ -46,6 +47,12 @@ const struct btf_type *btf_base__type(const struct btf_base *b, uint32_t id)
 	return (const struct btf_type *)(b->types + b->offs[id]);
 }
 
+void btf_base__index(const struct btf_base *b, const char **types, const uint32_t **offs)
+{
+	*types = b->types;
+	*offs = b->offs;
+}
+
 uint32_t btf_base__str_len(const struct btf_base *b)
 {
 	return b->str_len;
@@ -56,15 +63,25 @@ const char *btf_base__str(const struct btf_base *b, uint32_t off)
 	return b->strs + off;
 }
 
-/* A cheap sieve of a string (its length and three of its bytes), to skip most base strings. */
-static uint32_t str_sieve(const char *s, size_t len)
+/*
+ * A cheap sieve of a string: its length and its first and last four bytes
+ * (a kernel's names share prefixes and suffixes, seldom both and the
+ * length), to skip most base strings.  Reads nothing past the string's NUL.
+ */
+static inline uint32_t str_sieve(const char *s, size_t len)
 {
-	uint32_t h = len * 0x9e3779b1u;
+	uint32_t head = 0, tail = 0;
 
-	if (len)
-		h ^= ((unsigned char)s[0] << 16) ^ ((unsigned char)s[len / 2] << 8) ^
-		     (unsigned char)s[len - 1];
-	return (h * 0x85ebca6bu) >> (32 - SIEVE_BITS);
+	if (len >= 4) {
+		memcpy(&head, s, 4);
+		memcpy(&tail, s + len - 4, 4);
+	} else if (len) {
+		head = (unsigned char)s[0] | (unsigned char)s[len / 2] << 8;
+		tail = (unsigned char)s[len - 1];
+	}
+	return (((uint64_t)head << 32 | tail) * 0x9e3779b97f4a7c15ull +
+		len * 0xc2b2ae3d27d4eb4full) >>
+	       (64 - SIEVE_BITS);
 }
 
 int btf_base__find_strs(const struct btf_base *b, const struct str_set *strs, int32_t *offs)
@@ -103,31 +120,16 @@ int btf_base__find_strs(const struct btf_base *b, const struct str_set *strs, in
 /* Offsets of all types, each of a known kind and whole, whose references are in range. */
 static int btf_base__index_types(struct btf_base *b)
 {
-	const char *p = b->types, *end = b->types + b->types_len;
-	uint32_t n = 1, cap = b->types_len / sizeof(struct btf_type) + 1, max_id = 0, max_str = 0;
+	uint32_t n = 1, cap = b->types_len / sizeof(struct btf_type) + 1, max_id, max_str;
+	int err;
 
 	b->offs = malloc(cap * sizeof(*b->offs));
 	if (!b->offs)
 		return -ENOMEM;
 	b->offs[0] = 0;
-	while (p < end) {
-		const struct btf_type *t = (const struct btf_type *)p;
-		unsigned int kind;
-		size_t size;
-
-		if ((size_t)(end - p) < sizeof(*t))
-			return -EINVAL;
-		kind = btf_kind(t);
-		if (kind == BTF_KIND_UNKN || kind >= NR_BTF_KINDS)
-			return -EINVAL;
-		size = btf_type__size(t);
-		if (size > (size_t)(end - p))
-			return -EINVAL;
-		btf_type__max_refs(t, &max_id, &max_str);
-		populate__ahead(b->offs, n, cap, sizeof(*b->offs));
-		b->offs[n++] = p - b->types;
-		p += size;
-	}
+	err = btf_types__index(b->types, b->types_len, b->offs, cap, &n, &max_id, &max_str);
+	if (err)
+		return err;
 	b->nr = n;
 	return max_id < n && max_str < b->str_len ? 0 : -EINVAL;
 }

@@ -45,6 +45,13 @@ uint32_t btf_base__type_cnt(const struct btf_base *base);
 /* Type @id (0 < @id < btf_base__type_cnt()). */
 const struct btf_type *btf_base__type(const struct btf_base *base, uint32_t id);
 
+/*
+ * The types' bytes in *@types and each type's offset in them in *@offs
+ * (type @id at *@types + (*@offs)[@id]): for a walk over every type of a
+ * vmlinux's base, which a call per type would slow.
+ */
+void btf_base__index(const struct btf_base *base, const char **types, const uint32_t **offs);
+
 /* The length of the string section: the first string offset of split BTF on it. */
 uint32_t btf_base__str_len(const struct btf_base *base);
 

@@ -73,6 +73,32 @@ static int collect_str(uint32_t *off, void *ctx)
 	return 0;
 }
 
+/*
+ * Whether a BTF's types meet its strings in the order the strings lie,
+ * each string met: then the strings in the order the types meet them,
+ * which libbpf's dedup writes, are the BTF's own, at their offsets (as a
+ * BTF built by appending each type with its strings has them).  @next is
+ * the offset of the first string not yet met; 0 once one is met out of
+ * order (a visit goes on, never stopped, as the walk beside it must).
+ */
+struct strs_in_order {
+	const struct btf_build *built;
+	uint32_t next;
+};
+
+static int str_in_order(uint32_t *off, void *ctx)
+{
+	struct strs_in_order *o = ctx;
+
+	if (!o->next)
+		return 0;
+	if (*off == o->next)
+		o->next += strlen(btf_build__str(o->built, *off)) + 1;
+	else if (*off > o->next)
+		o->next = 0;
+	return 0;
+}
+
 static int final_str(uint32_t *off, void *ctx)
 {
 	*off = ((const int32_t *)ctx)[*off];
@@ -135,21 +161,31 @@ static int dedup__load(struct dedup *d, struct btf_build *module, struct str_set
 	uint32_t n = btf_build__type_cnt(module) - 1, id;
 	struct str_set all = {};
 	struct strs_collect c = { module, &all };
+	struct strs_in_order o = { module, 1 };
 	struct ids_shift s = { d->nb, n + 1 };
 	int32_t *to = NULL;
 	int err;
 
 	d->nr = d->nb + n;
 	err = dedup__room(&d->types, &d->types_cap, n ?: 1, sizeof(*d->types));
-	err = err ?: str_set__add(&all, "");
-	for (id = 1; id <= n && err >= 0; id++) {
+	for (id = 1; id <= n && !err; id++) {
 		struct btf_type *t = btf_build__type(module, id);
 
 		d->types[id - 1] = t;
 		err = btf_type__visit_ids(t, shift_id, &s);
-		err = err ?: btf_type__visit_strs(t, collect_str, &c);
+		if (!err && o.next)
+			btf_type__visit_strs(t, str_in_order, &o);
 	}
+	/* The module's own string set when the types meet its strings in its order. */
+	if (!err && o.next == module->strs.len && module->strs.slots) {
+		err = dedup__strs(d, &module->strs, strs, &to);
+		goto final;
+	}
+	err = err ?: str_set__add(&all, "");
+	for (id = 0; id < n && err >= 0; id++)
+		err = btf_type__visit_strs(d->types[id], collect_str, &c);
 	err = err < 0 ? err : dedup__strs(d, &all, strs, &to);
+final:
 	for (id = 0; !err && id < n; id++)
 		btf_type__visit_strs(d->types[id], final_str, to);
 	free(to);
@@ -297,6 +333,7 @@ static void dedup__free(struct dedup *d)
 	free(d->ids);
 	darray__free(&d->pairs);
 	darray__free(&d->kept);
+	darray__free(&d->base_composites);
 	str_set__free(&d->strs);
 	free(d->out);
 }

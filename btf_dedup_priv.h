@@ -53,6 +53,12 @@ struct dedup {
 	DARRAY(struct dedup_hypot) pairs; /* those of the hypothetical map, in order */
 	/* The module's types that stand for themselves, in order (dedup__kept()). */
 	DARRAY(uint32_t) kept;
+	/*
+	 * The base's structs and unions that are candidates (dedup__base()), in
+	 * order: those a module FWD may be resolved to by name (every other is
+	 * named as no module type is).
+	 */
+	DARRAY(uint32_t) base_composites;
 	bool adjust_canon;
 	/* Which libbpf's rules: typedefs by graph, identical types (btf_dedup.h). */
 	struct btf_dedup_rules rules;

@@ -51,6 +51,8 @@ struct dedup_kind {
 	bool (*equal)(const struct btf_type *a, const struct btf_type *b);
 	/* Its part of the type graphs' equivalence (equiv_node()); EQUIV_none: an error. */
 	uint8_t equiv;
+	/* Where its type IDs are, by the IDS column (base_cands__refs_kept()). */
+	uint8_t refs;
 	/* Its dedup in the first two passes; NULL: a reference type, of the third. */
 	int (*dedup)(struct dedup *d, uint32_t id);
 	/* Whether two of its types are alike, as libbpf 1.6's identical types; NULL: never. */
@@ -312,6 +314,16 @@ static int equiv_proto(struct dedup *d, const struct btf_type *a, const struct b
 	return eq;
 }
 
+/* The IDS column of lib/btf_kinds.h: where a kind's type IDs are. */
+enum {
+	REFS_none,
+	REFS_type,
+	REFS_array,
+	REFS_members,
+	REFS_proto,
+	REFS_datasec
+};
+
 static int dedup_prim(struct dedup *d, uint32_t id);
 static int dedup_enum(struct dedup *d, uint32_t id);
 static int dedup_composite(struct dedup *d, uint32_t id);
@@ -324,8 +336,9 @@ static int dedup_composite(struct dedup *d, uint32_t id);
 static const struct dedup_kind dedup_kinds[NR_BTF_KINDS] = {
 #define BTF_KIND_DEDUP(kind, name, extra, item, named, ids, log, match, hash, equal, equiv, dedup, \
 		       identical)                                                                  \
-	[BTF_KIND_##kind] = { btf_sig__hash_##hash, btf_sig__equal_##equal, EQUIV_##equiv,         \
-			      dedup_##dedup, identical_##identical },
+	[BTF_KIND_##                                                                               \
+		kind] = { btf_sig__hash_##hash, btf_sig__equal_##equal, EQUIV_##equiv,             \
+			  REFS_##ids,		dedup_##dedup,		identical_##identical },
 	BTF_KINDS(BTF_KIND_DEDUP)
 #undef BTF_KIND_DEDUP
 };
@@ -740,8 +753,14 @@ int dedup__resolve_fwds(struct dedup *d)
 	for (i = j = 0; i < n; i++)
 		if (!j || names[j - 1].name_off != names[i].name_off)
 			names[j++] = names[i];
-	for (id = 1; id < d->nr; id++) {
-		const struct btf_type *t = type_of(d, id);
+	/* Of the base's, only those named as a module type is (a FWD is one): in ID order, as the module's. */
+	for (i = 0; i < d->base_composites.nr; i++) {
+		id = d->base_composites.data[i];
+		if (map_of(d, id) == id)
+			fwd_names__count(names, j, type_of(d, id), id);
+	}
+	for (id = d->nb; id < d->nr; id++) {
+		const struct btf_type *t = split_type(d, id);
 
 		if (btf_is_composite(t) && map_of(d, id) == id)
 			fwd_names__count(names, j, t, id);
@@ -824,6 +843,8 @@ int dedup__types_rest(struct dedup *d)
  */
 struct base_cands {
 	const struct dedup *d;
+	const char *types; /* the base's, by offs[id] (btf_base__index()) */
+	const uint32_t *offs;
 	uint32_t *names, mask; /* the module types' base name offsets, open-addressed; 0 is empty */
 	uint8_t *memo; /* by base ID: BASE_* */
 	int depth;
@@ -857,12 +878,15 @@ static int base_cands__init(struct base_cands *b, const struct dedup *d)
 	while (n < (uint64_t)2 * (d->nr - d->nb))
 		n *= 2;
 	b->d = d;
+	btf_base__index(d->base, &b->types, &b->offs);
 	b->mask = n - 1;
 	b->depth = 0;
 	b->names = calloc(n, sizeof(*b->names));
 	b->memo = calloc(d->nb, sizeof(*b->memo));
 	if (!b->names || !b->memo)
 		return -ENOMEM;
+	/* void: what refers to it alone is kept. */
+	b->memo[0] = BASE_KEPT;
 	/* A module string the base has is the base's offset (dedup__load()); new ones are past it. */
 	for (id = d->nb; id < d->nr; id++) {
 		uint32_t off = split_type(d, id)->name_off;
@@ -873,38 +897,96 @@ static int base_cands__init(struct base_cands *b, const struct dedup *d)
 	return 0;
 }
 
-static bool base_cands__kept(struct base_cands *b, uint32_t id);
+static uint8_t base_cands__judge(struct base_cands *b, uint32_t id);
 
-static int base_cands__ref(uint32_t id, void *ctx)
+/* Whether base type @id is kept, or on the path being judged: judged now if not yet. */
+static inline bool base_cands__ref_kept(struct base_cands *b, uint32_t id)
 {
-	return base_cands__kept(ctx, id) ? 0 : 1;
+	uint8_t m = b->memo[id];
+
+	if (m == BASE_UNSEEN)
+		m = base_cands__judge(b, id);
+	return m == BASE_KEPT || m == BASE_ON_PATH;
 }
 
-static bool base_cands__kept(struct base_cands *b, uint32_t id)
+/*
+ * Whether every type @t refers to is kept, read in btf_type__read_ids()'s
+ * order and no further than the first that is not: in a loop of
+ * references, which is judged first decides the others.
+ */
+static bool base_cands__refs_kept(struct base_cands *b, const struct btf_type *t)
 {
-	const struct btf_type *t;
+	const struct btf_param *p;
+	int i, vlen;
+
+	switch (kind_of(t)->refs) {
+	case REFS_type:
+		return base_cands__ref_kept(b, t->type);
+	case REFS_array:
+		return base_cands__ref_kept(b, btf_array(t)->type) &&
+		       base_cands__ref_kept(b, btf_array(t)->index_type);
+	case REFS_proto:
+		if (!base_cands__ref_kept(b, t->type))
+			return false;
+		p = btf_params(t);
+		vlen = btf_vlen(t);
+		for (i = 0; i < vlen; i++)
+			if (!base_cands__ref_kept(b, p[i].type))
+				return false;
+		return true;
+	default:
+		/* No reference type refers to members or variables. */
+		return true;
+	}
+}
+
+/*
+ * Base type @t judged by itself: BASE_NONE, BASE_LEFT, BASE_KEPT, or
+ * BASE_UNSEEN when that takes what it refers to.  Most of a vmlinux's
+ * types are named as no module type is: judged here, inline.
+ */
+static inline uint8_t base_cands__alone(const struct base_cands *b, const struct btf_type *t)
+{
+	const struct dedup_kind *k = kind_of(t);
+
+	if (!k->hash)
+		return BASE_NONE;
+	if (t->name_off && !*base_cands__slot(b, t->name_off))
+		return BASE_LEFT;
+	if (!k->equal || by_graph(b->d, t) || b->depth >= BASE_DEPTH)
+		return BASE_KEPT;
+	return BASE_UNSEEN;
+}
+
+/* Base type @id, @t, judged by what it refers to: BASE_KEPT or BASE_LEFT, in b->memo too. */
+static uint8_t base_cands__judge_refs(struct base_cands *b, uint32_t id, const struct btf_type *t)
+{
 	uint8_t kept;
 
-	if (!id || b->memo[id] == BASE_KEPT || b->memo[id] == BASE_ON_PATH)
-		return true;
-	if (b->memo[id] != BASE_UNSEEN)
-		return false;
-	t = btf_base__type(b->d->base, id);
-	if (!kind_of(t)->hash)
-		kept = BASE_NONE;
-	else if (t->name_off && !*base_cands__slot(b, t->name_off))
-		kept = BASE_LEFT;
-	else if (!kind_of(t)->equal || by_graph(b->d, t) || b->depth >= BASE_DEPTH)
-		kept = BASE_KEPT;
-	else {
-		/* A loop of references (no module type can match it) is kept, as is. */
-		b->memo[id] = BASE_ON_PATH;
-		b->depth++;
-		kept = btf_type__read_ids(t, base_cands__ref, b) ? BASE_LEFT : BASE_KEPT;
-		b->depth--;
-	}
+	/* A loop of references (no module type can match it) is kept, as is. */
+	b->memo[id] = BASE_ON_PATH;
+	b->depth++;
+	kept = base_cands__refs_kept(b, t) ? BASE_KEPT : BASE_LEFT;
+	b->depth--;
 	b->memo[id] = kept;
-	return kept == BASE_KEPT;
+	return kept;
+}
+
+/* Base type @id, not yet judged: BASE_KEPT, BASE_LEFT or BASE_NONE, in b->memo too. */
+static inline const struct btf_type *base_cands__type(const struct base_cands *b, uint32_t id)
+{
+	return (const struct btf_type *)(b->types + b->offs[id]);
+}
+
+static uint8_t base_cands__judge(struct base_cands *b, uint32_t id)
+{
+	const struct btf_type *t = base_cands__type(b, id);
+	uint8_t kept = base_cands__alone(b, t);
+
+	if (kept == BASE_UNSEEN)
+		return base_cands__judge_refs(b, id, t);
+	b->memo[id] = kept;
+	return kept;
 }
 
 /*
@@ -914,32 +996,53 @@ static bool base_cands__kept(struct base_cands *b, uint32_t id)
 int dedup__base(struct dedup *d)
 {
 	struct base_cands b = {};
-	uint32_t id, kept = 0, skipped = 0, max;
+	uint32_t id, skipped = 0, max = (d->nr - d->nb) + 16;
 	int err = d->nb > 1 ? base_cands__init(&b, d) : 0;
 
-	/* Each its own representative already (map_of()). */
-	for (id = 1; id < d->nb && !err; id++)
-		kept += base_cands__kept(&b, id);
 	/*
 	 * A chain per candidate (a quarter made a vmlinux's chains long enough
-	 * to cost a fifth), as many as a module's dedup may add.  A BTF of its
-	 * own (a chunk's: 300,000 types of which a tenth stand for themselves)
-	 * starts with a quarter, more as candidates come: chains for every
-	 * type spread the lookups over 2 MB, out of the cache.
+	 * to cost a fifth), as many as a module's dedup may add: a module keeps
+	 * some of the base's types, a sixth for a small one, and the chains
+	 * double as more come.  A BTF of its own (a chunk's: 300,000 types of
+	 * which a tenth stand for themselves) starts with a quarter: chains for
+	 * every type spread the lookups over 2 MB, out of the cache.
 	 */
-	max = kept + (d->nr - d->nb) + 16;
+	d->base_composites.nr = 0;
+	if (d->nb > 1)
+		max += d->nb / 4;
 	err = err ?: cand_table__init(&d->cands, max, d->nb > 1 ? max : d->nr / 4);
 	if (!err && enums_indexed(d))
 		err = cand_table__init(&d->enum_values, 64, 64) ?:
 			      cand_table__init(&d->enum_decls, 16, 16);
+	/*
+	 * Each its own representative already (map_of()).  Judged in ID order,
+	 * each is final once its turn comes (those it refers to may be judged
+	 * before it), so added to the candidates in ID order, as libbpf adds them.
+	 */
 	for (id = 1; id < d->nb && !err; id++) {
-		if (b.memo[id] == BASE_LEFT)
+		const struct btf_type *t = base_cands__type(&b, id);
+		uint8_t m = b.memo[id];
+
+		if (m == BASE_UNSEEN)
+			m = base_cands__alone(&b, t);
+		if (m == BASE_UNSEEN)
+			m = base_cands__judge_refs(&b, id, t);
+		if (m == BASE_LEFT)
 			skipped++;
-		if (b.memo[id] != BASE_KEPT)
+		if (m != BASE_KEPT)
 			continue;
+		if (btf_is_composite(t)) {
+			uint32_t *slot = darray__push(&d->base_composites);
+
+			if (!slot) {
+				err = -ENOMEM;
+				break;
+			}
+			*slot = id;
+		}
 		cand_table__skip(&d->cands, skipped);
 		skipped = 0;
-		err = cand_table__add(&d->cands, dedup_hash(d, btf_base__type(d->base, id)), id);
+		err = cand_table__add(&d->cands, dedup_hash(d, t), id);
 	}
 	/* Those after the last count for the module's. */
 	if (!err)

@@ -10,6 +10,7 @@
 
 #include "btf_kinds.h"
 #include "btf_types.h"
+#include "populate.h"
 
 struct btf_kind_ops {
 	/* Calls @visit on each type-ID field of @t. */
@@ -20,6 +21,18 @@ struct btf_kind_ops {
 	bool named_items;
 	/* The largest of the IDs visit_ids visits, and @max: reads them in bulk. */
 	uint32_t (*max_id)(const struct btf_type *t, uint32_t max);
+	/* Where visit_ids finds them, by the IDS column (btf_types__index()). */
+	uint8_t ids;
+};
+
+/* The IDS column of btf_kinds.h, as a value. */
+enum {
+	IDS_none,
+	IDS_type,
+	IDS_array,
+	IDS_members,
+	IDS_proto,
+	IDS_datasec
 };
 
 static int visit_none(struct btf_type *t, int (*visit)(uint32_t *, void *), void *ctx)
@@ -127,7 +140,7 @@ static uint32_t max_datasec(const struct btf_type *t, uint32_t max)
 /* The kinds' rows (lib/btf_kinds.h): what this file needs of each. */
 static const struct btf_kind_ops btf_kind_ops[NR_BTF_KINDS] = {
 #define BTF_KIND_OPS(kind, name, extra, item, named, ids, ...) \
-	[BTF_KIND_##kind] = { visit_##ids, extra, item, named, max_##ids },
+	[BTF_KIND_##kind] = { visit_##ids, extra, item, named, max_##ids, IDS_##ids },
 	BTF_KINDS(BTF_KIND_OPS)
 #undef BTF_KIND_OPS
 };
@@ -175,13 +188,104 @@ size_t btf_type__size(const struct btf_type *t)
 	return sizeof(*t) + ops->extra + (size_t)ops->item * btf_vlen(t);
 }
 
-void btf_type__max_refs(const struct btf_type *t, uint32_t *max_id, uint32_t *max_str)
+/*
+ * The largest of *@max_word and word @word of each of @vlen items of @step
+ * words at @w: with constant @step and @word, a loop of its own (inline).
+ */
+static inline void max_words(const uint32_t *w, unsigned int vlen, unsigned int step,
+			     unsigned int word, uint32_t *max_word)
 {
-	const struct btf_kind_ops *ops = &btf_kind_ops[btf_kind(t)];
-	uint32_t str = t->name_off > *max_str ? t->name_off : *max_str;
+	uint32_t max = *max_word;
+	unsigned int i;
 
-	*max_id = ops->max_id(t, *max_id);
-	*max_str = ops->named_items ? max_items(t, ops->item, ops->extra, str) : str;
+	for (i = 0; i < vlen; i++, w += step)
+		max = w[word] > max ? w[word] : max;
+	*max_word = max;
+}
+
+/* As max_words(), for the two words of items that are a name and a type (members, params). */
+static inline void max_named_ids(const uint32_t *w, unsigned int vlen, unsigned int step,
+				 uint32_t *max_id, uint32_t *max_str)
+{
+	uint32_t id = *max_id, str = *max_str;
+	unsigned int i;
+
+	for (i = 0; i < vlen; i++, w += step) {
+		str = w[0] > str ? w[0] : str;
+		id = w[1] > id ? w[1] : id;
+	}
+	*max_id = id;
+	*max_str = str;
+}
+
+/*
+ * Raises *@max_id to the largest type ID @t refers to (those visit_ids
+ * visits) and *@max_str to its largest string offset (those of
+ * btf_type__visit_strs()); @t of kind table entry @ops, with @vlen items:
+ * the kind's layout by the IDS column, each item loop with its stride fixed.
+ */
+static inline void max_refs_inline(const struct btf_type *t, const struct btf_kind_ops *ops,
+				   unsigned int vlen, uint32_t *max_id, uint32_t *max_str)
+{
+	const uint32_t *items = (const uint32_t *)((const char *)(t + 1) + ops->extra);
+
+	*max_str = t->name_off > *max_str ? t->name_off : *max_str;
+	switch (ops->ids) {
+	case IDS_type:
+		*max_id = t->type > *max_id ? t->type : *max_id;
+		break;
+	case IDS_array:
+		*max_id = max_array(t, *max_id);
+		break;
+	case IDS_members:
+		max_named_ids(items, vlen, sizeof(struct btf_member) / 4, max_id, max_str);
+		break;
+	case IDS_proto:
+		*max_id = t->type > *max_id ? t->type : *max_id;
+		max_named_ids(items, vlen, sizeof(struct btf_param) / 4, max_id, max_str);
+		break;
+	case IDS_datasec:
+		max_words(items, vlen, sizeof(struct btf_var_secinfo) / 4, 0, max_id);
+		break;
+	default:
+		/* Enums: named items, no IDs. */
+		if (ops->named_items)
+			max_words(items, vlen, ops->item / 4, 0, max_str);
+		break;
+	}
+}
+
+int btf_types__index(const void *types, uint32_t len, uint32_t *offs, uint32_t cap, uint32_t *nr,
+		     uint32_t *max_id, uint32_t *max_str)
+{
+	const char *start = types, *p = start, *end = start + len;
+	uint32_t n = *nr, id = 0, str = 0;
+
+	while (p < end) {
+		const struct btf_type *t = (const struct btf_type *)p;
+		const struct btf_kind_ops *ops;
+		unsigned int kind, vlen;
+		size_t size;
+
+		if ((size_t)(end - p) < sizeof(*t))
+			return -EINVAL;
+		kind = btf_kind(t);
+		if (kind == BTF_KIND_UNKN || kind >= NR_BTF_KINDS || n >= cap)
+			return -EINVAL;
+		ops = &btf_kind_ops[kind];
+		vlen = btf_vlen(t);
+		size = sizeof(*t) + ops->extra + (size_t)ops->item * vlen;
+		if (size > (size_t)(end - p))
+			return -EINVAL;
+		max_refs_inline(t, ops, vlen, &id, &str);
+		populate__ahead(offs, n, cap, sizeof(*offs));
+		offs[n++] = p - start;
+		p += size;
+	}
+	*nr = n;
+	*max_id = id;
+	*max_str = str;
+	return 0;
 }
 
 uint32_t btf_type__max_id(const struct btf_type *t, uint32_t max)

@@ -40,13 +40,18 @@ void btf_kind__sizes(unsigned int kind, uint8_t *extra, uint8_t *item);
 size_t btf_type__size(const struct btf_type *t);
 
 /*
- * Raises *@max_id to the largest type ID @t refers to (those that
- * btf_type__visit_ids() visits), and *@max_str to its largest string offset
- * (those of btf_type__visit_strs()): references checked in bulk.
+ * The types of the @len bytes at @types (4-byte aligned), one after
+ * another, each of a known kind and whole: the offset of each in
+ * @offs[*@nr...] (room for @cap), *@nr advanced past them, and in *@max_id
+ * and *@max_str the largest type ID they refer to (those that
+ * btf_type__visit_ids() visits) and string offset (btf_type__visit_strs()'s):
+ * references checked in bulk.  0, or -EINVAL where a type is not so,
+ * or @offs is full.  @offs's pages are mapped as it fills (populate.h).
  */
-void btf_type__max_refs(const struct btf_type *t, uint32_t *max_id, uint32_t *max_str);
+int btf_types__index(const void *types, uint32_t len, uint32_t *offs, uint32_t cap, uint32_t *nr,
+		     uint32_t *max_id, uint32_t *max_str);
 
-/* The largest of @max and the type IDs @t refers to: btf_type__max_refs() without the strings. */
+/* The largest of @max and the type IDs @t refers to: as btf_types__index() reads them. */
 uint32_t btf_type__max_id(const struct btf_type *t, uint32_t max);
 
 /*

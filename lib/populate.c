@@ -51,14 +51,13 @@ void *populate__calloc(size_t n, size_t size)
 	if (n * size < POPULATE_WINDOW)
 		return calloc(n, size);
 	/*
-	 * Mapped before it is zeroed: calloc() zeroes a block the heap had
-	 * (a fault a page as it writes), and its mapping after would come late.
+	 * calloc() zeroes only memory the heap had used (mapped already, as
+	 * glibc trims only the heap's top); a block fresh from the kernel,
+	 * zero already, is mapped here, not written a page at a time.
 	 */
-	p = malloc(n * size);
-	if (p) {
+	p = calloc(n, size);
+	if (p)
 		populate__write(p, n * size);
-		memset(p, 0, n * size);
-	}
 	return p;
 }
 
