@@ -16,6 +16,18 @@ struct elf_symtab {
 	size_t nr_sections;
 	int relocatable;
 	char *names; /* after elf_symtab__own_names(): every name, copied */
+	/*
+	 * elf_symtab__data_section_at()'s answers, by address: where a
+	 * PROGBITS or NOBITS section begins or ends a span begins, holding
+	 * the first such section (by index) of all that hold it, or none.
+	 */
+	struct data_span *spans;
+	size_t nr_spans;
+};
+
+struct data_span {
+	uint64_t start;
+	const struct elf_section *first; /* NULL: no such section holds it */
 };
 
 /*
@@ -23,6 +35,63 @@ struct elf_symtab {
  * the SHT_SYMTAB_SHNDX section linked to it, which holds the section index of
  * each symbol whose st_shndx is SHN_XINDEX (in files of 65,280 sections or more).
  */
+static bool data_section__holds(const struct elf_section *s, uint64_t addr)
+{
+	return (s->type == SHT_PROGBITS || s->type == SHT_NOBITS) && addr >= s->addr &&
+	       addr - s->addr < s->size;
+}
+
+static int u64__cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The spans of elf_symtab__data_section_at(): the sections' starts and
+ * ends sorted, and for each span between two the first section that holds
+ * it, as the walk over the sections would find it for any address there.
+ * A vmlinux asks for 30,000 variables' sections among its 80.
+ */
+static int elf_symtab__data_spans(struct elf_symtab *st)
+{
+	uint64_t *bounds = malloc((2 * st->nr_sections + 1) * sizeof(*bounds));
+	size_t n = 0, i, j;
+
+	if (!bounds)
+		return -ENOMEM;
+	for (i = 1; i < st->nr_sections; i++) {
+		const struct elf_section *s = &st->sections[i];
+
+		if ((s->type != SHT_PROGBITS && s->type != SHT_NOBITS) || !s->size)
+			continue;
+		bounds[n++] = s->addr;
+		/* A section that ends past the address space holds the rest of it. */
+		if (s->addr + s->size > s->addr)
+			bounds[n++] = s->addr + s->size;
+	}
+	qsort(bounds, n, sizeof(*bounds), u64__cmp);
+	st->spans = malloc((n ?: 1) * sizeof(*st->spans));
+	if (!st->spans) {
+		free(bounds);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		const struct elf_section *first = NULL;
+
+		if (i && bounds[i] == bounds[i - 1])
+			continue;
+		/* Every address of the span is held by the same sections as its start. */
+		for (j = 1; j < st->nr_sections && !first; j++)
+			if (data_section__holds(&st->sections[j], bounds[i]))
+				first = &st->sections[j];
+		st->spans[st->nr_spans++] = (struct data_span){ bounds[i], first };
+	}
+	free(bounds);
+	return 0;
+}
+
 static int elf_symtab__read_sections(struct elf_symtab *st, Elf *elf, Elf_Scn **symtab_scn,
 				     Elf_Scn **xndx_scn)
 {
@@ -115,6 +184,7 @@ int elf_symtab__new(Elf *elf, struct elf_symtab **out)
 	err = gelf_getehdr(elf, &ehdr) ? 0 : -EINVAL;
 	st->relocatable = ehdr.e_type == ET_REL;
 	err = err ?: elf_symtab__read_sections(st, elf, &symtab_scn, &xndx_scn);
+	err = err ?: elf_symtab__data_spans(st);
 	if (!err && !symtab_scn)
 		err = -ENOENT;
 	err = err ?: elf_symtab__read_syms(st, elf, symtab_scn, xndx_scn);
@@ -166,6 +236,7 @@ void elf_symtab__delete(struct elf_symtab *st)
 	free(st->names);
 	zpages__free(st->syms, st->syms_cap * sizeof(*st->syms));
 	free(st->sections);
+	free(st->spans);
 	free(st);
 }
 
@@ -186,16 +257,18 @@ const struct elf_section *elf_symtab__section(const struct elf_symtab *st, uint3
 
 const struct elf_section *elf_symtab__data_section_at(const struct elf_symtab *st, uint64_t addr)
 {
-	size_t i;
+	size_t lo = 0, hi = st->nr_spans;
 
-	for (i = 1; i < st->nr_sections; i++) {
-		const struct elf_section *s = &st->sections[i];
+	/* The last span that starts at or before @addr. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
 
-		if ((s->type == SHT_PROGBITS || s->type == SHT_NOBITS) && addr >= s->addr &&
-		    addr - s->addr < s->size)
-			return s;
+		if (st->spans[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return NULL;
+	return lo ? st->spans[lo - 1].first : NULL;
 }
 
 bool elf_symtab__has_object(const struct elf_symtab *st, const char *name, uint32_t shndx)
