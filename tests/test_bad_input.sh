@@ -468,37 +468,54 @@ bad_base "base: ELF without .BTF" "$nodwarf" 'BTF' 'No such file'
 bad_base "base: raw BTF cut to 30 bytes" "$IN/truncated.btf" '' 'No such file'
 # Whole, but a type refers past the last type, or names past the strings:
 # the base is read as it is (btf_base.c), so these are checked.
-python3 - "$IN/good.btf" "$IN/bad_id.btf" "$IN/bad_name.btf" "$IN/bad_kind.btf" <<'PY'
+python3 - "$IN/good.btf" "$IN/bad_id.btf" "$IN/bad_name.btf" "$IN/bad_kind.btf" \
+	"$IN/bad_member.btf" "$IN/bad_enumerator.btf" "$IN/bad_param.btf" <<'PY'
 import struct, sys
 data = bytearray(open(sys.argv[1], "rb").read())
 hdr_len, toff, tlen, soff, slen = struct.unpack_from("<IIIII", data, 4)
 start = hdr_len + toff
-# The first type: its name past the strings, its kind unknown; the first PTR: its type past the types.
-p = start
-for out, how in ((sys.argv[3], "name"), (sys.argv[4], "kind"), (sys.argv[2], "id")):
+SIZES = {1: (4, 0), 3: (12, 0), 4: (0, 12), 5: (0, 12), 6: (0, 8), 13: (0, 8), 14: (4, 0),
+         15: (0, 12), 17: (4, 0), 19: (0, 12)}
+
+def first(d, want):
+    """The offset of the first type of kind @want with items, past the fixed part."""
+    q = start
+    while q < start + tlen:
+        name, info, size = struct.unpack_from("<III", d, q)
+        kind, vlen = (info >> 24) & 0x1F, info & 0xFFFF
+        extra, item = SIZES.get(kind, (0, 0))
+        if kind == want and (vlen or not item):
+            return q + 12 + extra
+        q += 12 + extra + item * vlen
+    sys.exit("no type of kind %d in the base" % want)
+
+# The first type: its name past the strings, its kind unknown; the first PTR: its
+# type past the types; the first struct's first member's type, enum's first
+# enumerator's name, prototype's first parameter's type, each past its end.
+for out, how in ((sys.argv[3], "name"), (sys.argv[4], "kind"), (sys.argv[2], "id"),
+                 (sys.argv[5], "member"), (sys.argv[6], "enumerator"), (sys.argv[7], "param")):
     d = bytearray(data)
     if how == "name":
         struct.pack_into("<I", d, start, slen + 100)
     elif how == "kind":
         info, = struct.unpack_from("<I", d, start + 4)
         struct.pack_into("<I", d, start + 4, (info & ~(0x1F << 24)) | (30 << 24))
+    elif how == "id":
+        struct.pack_into("<I", d, first(d, 2) - 4, 0x7fffff00)
+    elif how == "member":
+        struct.pack_into("<I", d, first(d, 4) + 4, 0x7fffff00)
+    elif how == "enumerator":
+        struct.pack_into("<I", d, first(d, 6), slen + 100)
     else:
-        q = start
-        while q < start + tlen:
-            name, info, size = struct.unpack_from("<III", d, q)
-            kind, vlen = (info >> 24) & 0x1F, info & 0xFFFF
-            if kind == 2:
-                struct.pack_into("<I", d, q + 8, 0x7fffff00)
-                break
-            q += 12 + {1: 4, 3: 12, 4: 12 * vlen, 5: 12 * vlen, 6: 8 * vlen, 13: 8 * vlen,
-                       14: 4, 15: 12 * vlen, 17: 4, 19: 12 * vlen}.get(kind, 0)
-        else:
-            sys.exit("no PTR in the base")
+        struct.pack_into("<I", d, first(d, 13) + 4, 0x7fffff00)
     open(out, "wb").write(d)
 PY
 bad_base "base: a type ID past the last type" "$IN/bad_id.btf" 'corrupt BTF'
 bad_base "base: a name past the strings" "$IN/bad_name.btf" 'corrupt BTF'
 bad_base "base: an unknown kind" "$IN/bad_kind.btf" 'corrupt BTF'
+bad_base "base: a member's type past the last type" "$IN/bad_member.btf" 'corrupt BTF'
+bad_base "base: an enumerator's name past the strings" "$IN/bad_enumerator.btf" 'corrupt BTF'
+bad_base "base: a parameter's type past the last type" "$IN/bad_param.btf" 'corrupt BTF'
 
 # A base that has nothing to do with the input: pahole cannot tell (neither
 # can upstream's): the split BTF is written and holds every type of the
