@@ -164,6 +164,7 @@ static int dedup__load(struct dedup *d, struct btf_build *module, struct str_set
 	struct strs_in_order o = { module, 1 };
 	struct ids_shift s = { d->nb, n + 1 };
 	int32_t *to = NULL;
+	bool in_order;
 	int err;
 
 	d->nr = d->nb + n;
@@ -177,15 +178,13 @@ static int dedup__load(struct dedup *d, struct btf_build *module, struct str_set
 			btf_type__visit_strs(t, str_in_order, &o);
 	}
 	/* The module's own string set when the types meet its strings in its order. */
-	if (!err && o.next == module->strs.len && module->strs.slots) {
-		err = dedup__strs(d, &module->strs, strs, &to);
-		goto final;
+	in_order = o.next == module->strs.len && module->strs.slots;
+	if (!err && !in_order) {
+		err = str_set__add(&all, "");
+		for (id = 0; id < n && err >= 0; id++)
+			err = btf_type__visit_strs(d->types[id], collect_str, &c);
 	}
-	err = err ?: str_set__add(&all, "");
-	for (id = 0; id < n && err >= 0; id++)
-		err = btf_type__visit_strs(d->types[id], collect_str, &c);
-	err = err < 0 ? err : dedup__strs(d, &all, strs, &to);
-final:
+	err = err < 0 ? err : dedup__strs(d, in_order ? &module->strs : &all, strs, &to);
 	for (id = 0; !err && id < n; id++)
 		btf_type__visit_strs(d->types[id], final_str, to);
 	free(to);

@@ -52,7 +52,7 @@ struct dedup_kind {
 	/* Its part of the type graphs' equivalence (equiv_node()); EQUIV_none: an error. */
 	uint8_t equiv;
 	/* Where its type IDs are, by the IDS column (base_cands__refs_kept()). */
-	uint8_t refs;
+	uint8_t ids;
 	/* Its dedup in the first two passes; NULL: a reference type, of the third. */
 	int (*dedup)(struct dedup *d, uint32_t id);
 	/* Whether two of its types are alike, as libbpf 1.6's identical types; NULL: never. */
@@ -314,16 +314,6 @@ static int equiv_proto(struct dedup *d, const struct btf_type *a, const struct b
 	return eq;
 }
 
-/* The IDS column of lib/btf_kinds.h: where a kind's type IDs are. */
-enum {
-	REFS_none,
-	REFS_type,
-	REFS_array,
-	REFS_members,
-	REFS_proto,
-	REFS_datasec
-};
-
 static int dedup_prim(struct dedup *d, uint32_t id);
 static int dedup_enum(struct dedup *d, uint32_t id);
 static int dedup_composite(struct dedup *d, uint32_t id);
@@ -334,11 +324,14 @@ static int dedup_composite(struct dedup *d, uint32_t id);
 #define dedup_none NULL
 #define identical_none NULL
 static const struct dedup_kind dedup_kinds[NR_BTF_KINDS] = {
-#define BTF_KIND_DEDUP(kind, name, extra, item, named, ids, log, match, hash, equal, equiv, dedup, \
-		       identical)                                                                  \
-	[BTF_KIND_##                                                                               \
-		kind] = { btf_sig__hash_##hash, btf_sig__equal_##equal, EQUIV_##equiv,             \
-			  REFS_##ids,		dedup_##dedup,		identical_##identical },
+#define BTF_KIND_DEDUP(kind, name, extra, item, named, k_ids, log, match, k_hash, k_equal, \
+		       k_equiv, k_dedup, k_identical)                                      \
+	[BTF_KIND_##kind] = { .hash = btf_sig__hash_##k_hash,                              \
+			      .equal = btf_sig__equal_##k_equal,                           \
+			      .equiv = EQUIV_##k_equiv,                                    \
+			      .ids = BTF_IDS_##k_ids,                                      \
+			      .dedup = dedup_##k_dedup,                                    \
+			      .identical = identical_##k_identical },
 	BTF_KINDS(BTF_KIND_DEDUP)
 #undef BTF_KIND_DEDUP
 };
@@ -919,13 +912,13 @@ static bool base_cands__refs_kept(struct base_cands *b, const struct btf_type *t
 	const struct btf_param *p;
 	int i, vlen;
 
-	switch (kind_of(t)->refs) {
-	case REFS_type:
+	switch (kind_of(t)->ids) {
+	case BTF_IDS_type:
 		return base_cands__ref_kept(b, t->type);
-	case REFS_array:
+	case BTF_IDS_array:
 		return base_cands__ref_kept(b, btf_array(t)->type) &&
 		       base_cands__ref_kept(b, btf_array(t)->index_type);
-	case REFS_proto:
+	case BTF_IDS_proto:
 		if (!base_cands__ref_kept(b, t->type))
 			return false;
 		p = btf_params(t);
@@ -972,12 +965,12 @@ static uint8_t base_cands__judge_refs(struct base_cands *b, uint32_t id, const s
 	return kept;
 }
 
-/* Base type @id, not yet judged: BASE_KEPT, BASE_LEFT or BASE_NONE, in b->memo too. */
 static inline const struct btf_type *base_cands__type(const struct base_cands *b, uint32_t id)
 {
 	return (const struct btf_type *)(b->types + b->offs[id]);
 }
 
+/* Base type @id, not yet judged: BASE_KEPT, BASE_LEFT or BASE_NONE, in b->memo too. */
 static uint8_t base_cands__judge(struct base_cands *b, uint32_t id)
 {
 	const struct btf_type *t = base_cands__type(b, id);

@@ -103,8 +103,8 @@ struct btf_encoder_conf {
 	int verbose;
 	unsigned int jobs;
 	/* -j without N: fewer workers than jobs for a small input (encode.c). */
-	bool in_place; /* the BTF goes into the input's ELF file, not one of its own */
 	bool jobs_auto;
+	bool in_place; /* the BTF goes into the input's ELF file, not one of its own */
 	/* The CUs encoded (--lang, --lang_exclude, -X). */
 	struct dwarf_cu_filter cu_filter;
 	/* With --btf_base: the BTF that the output is split BTF on top of. */

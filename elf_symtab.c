@@ -30,11 +30,6 @@ struct data_span {
 	const struct elf_section *first; /* NULL: no such section holds it */
 };
 
-/*
- * Reads the section headers; sets *@symtab_scn to .symtab and *@xndx_scn to
- * the SHT_SYMTAB_SHNDX section linked to it, which holds the section index of
- * each symbol whose st_shndx is SHN_XINDEX (in files of 65,280 sections or more).
- */
 static bool data_section__holds(const struct elf_section *s, uint64_t addr)
 {
 	return (s->type == SHT_PROGBITS || s->type == SHT_NOBITS) && addr >= s->addr &&
@@ -92,6 +87,11 @@ static int elf_symtab__data_spans(struct elf_symtab *st)
 	return 0;
 }
 
+/*
+ * Reads the section headers; sets *@symtab_scn to .symtab and *@xndx_scn to
+ * the SHT_SYMTAB_SHNDX section linked to it, which holds the section index of
+ * each symbol whose st_shndx is SHN_XINDEX (in files of 65,280 sections or more).
+ */
 static int elf_symtab__read_sections(struct elf_symtab *st, Elf *elf, Elf_Scn **symtab_scn,
 				     Elf_Scn **xndx_scn)
 {

@@ -64,4 +64,18 @@
 	BTF_KIND(ENUM64, "ENUM64", 0, sizeof(struct btf_enum64), 1, none, enum64, name, enum,      \
 		 none, enum, enum, enum)
 
+/*
+ * The IDS column as a value (BTF_IDS_##IDS), for the files that read a
+ * kind's IDs in a loop of their own, each layout a case, rather than
+ * through a call per field.
+ */
+enum btf_kind_ids {
+	BTF_IDS_none,
+	BTF_IDS_type,
+	BTF_IDS_array,
+	BTF_IDS_members,
+	BTF_IDS_proto,
+	BTF_IDS_datasec
+};
+
 #endif /* _LIB_BTF_KINDS_H_ */

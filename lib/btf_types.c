@@ -19,20 +19,8 @@ struct btf_kind_ops {
 	uint8_t extra, item;
 	/* Whether each vlen item starts with a name offset. */
 	bool named_items;
-	/* The largest of the IDs visit_ids visits, and @max: reads them in bulk. */
-	uint32_t (*max_id)(const struct btf_type *t, uint32_t max);
-	/* Where visit_ids finds them, by the IDS column (btf_types__index()). */
+	/* Where visit_ids finds them (enum btf_kind_ids): max_refs() reads them in bulk. */
 	uint8_t ids;
-};
-
-/* The IDS column of btf_kinds.h, as a value. */
-enum {
-	IDS_none,
-	IDS_type,
-	IDS_array,
-	IDS_members,
-	IDS_proto,
-	IDS_datasec
 };
 
 static int visit_none(struct btf_type *t, int (*visit)(uint32_t *, void *), void *ctx)
@@ -87,60 +75,10 @@ static int visit_datasec(struct btf_type *t, int (*visit)(uint32_t *, void *), v
 			   offsetof(struct btf_var_secinfo, type), visit, ctx);
 }
 
-static uint32_t max_none(const struct btf_type *t, uint32_t max)
-{
-	(void)t;
-	return max;
-}
-
-static uint32_t max_type(const struct btf_type *t, uint32_t max)
-{
-	return t->type > max ? t->type : max;
-}
-
-static uint32_t max_array(const struct btf_type *t, uint32_t max)
-{
-	const struct btf_array *a = btf_array(t);
-
-	max = a->type > max ? a->type : max;
-	return a->index_type > max ? a->index_type : max;
-}
-
-/* The largest of @max and each item's field at @off, items of @size bytes. */
-static uint32_t max_items(const struct btf_type *t, size_t size, size_t off, uint32_t max)
-{
-	const char *item = (const char *)(t + 1) + off;
-	int i;
-
-	for (i = 0; i < btf_vlen(t); i++, item += size) {
-		uint32_t v = *(const uint32_t *)item;
-
-		max = v > max ? v : max;
-	}
-	return max;
-}
-
-static uint32_t max_members(const struct btf_type *t, uint32_t max)
-{
-	return max_items(t, sizeof(struct btf_member), offsetof(struct btf_member, type), max);
-}
-
-static uint32_t max_proto(const struct btf_type *t, uint32_t max)
-{
-	return max_items(t, sizeof(struct btf_param), offsetof(struct btf_param, type),
-			 max_type(t, max));
-}
-
-static uint32_t max_datasec(const struct btf_type *t, uint32_t max)
-{
-	return max_items(t, sizeof(struct btf_var_secinfo), offsetof(struct btf_var_secinfo, type),
-			 max);
-}
-
 /* The kinds' rows (lib/btf_kinds.h): what this file needs of each. */
 static const struct btf_kind_ops btf_kind_ops[NR_BTF_KINDS] = {
 #define BTF_KIND_OPS(kind, name, extra, item, named, ids, ...) \
-	[BTF_KIND_##kind] = { visit_##ids, extra, item, named, max_##ids, IDS_##ids },
+	[BTF_KIND_##kind] = { visit_##ids, extra, item, named, BTF_IDS_##ids },
 	BTF_KINDS(BTF_KIND_OPS)
 #undef BTF_KIND_OPS
 };
@@ -220,36 +158,47 @@ static inline void max_named_ids(const uint32_t *w, unsigned int vlen, unsigned 
 
 /*
  * Raises *@max_id to the largest type ID @t refers to (those visit_ids
- * visits) and *@max_str to its largest string offset (those of
- * btf_type__visit_strs()); @t of kind table entry @ops, with @vlen items:
- * the kind's layout by the IDS column, each item loop with its stride fixed.
+ * visits) and, unless @max_str is NULL, *@max_str to its largest string
+ * offset (those of btf_type__visit_strs()); @t of kind table entry @ops,
+ * with @vlen items: the kind's layout by the IDS column, each item loop
+ * with its stride fixed.
  */
-static inline void max_refs_inline(const struct btf_type *t, const struct btf_kind_ops *ops,
-				   unsigned int vlen, uint32_t *max_id, uint32_t *max_str)
+static inline void max_refs(const struct btf_type *t, const struct btf_kind_ops *ops,
+			    unsigned int vlen, uint32_t *max_id, uint32_t *max_str)
 {
 	const uint32_t *items = (const uint32_t *)((const char *)(t + 1) + ops->extra);
+	const struct btf_array *a;
 
-	*max_str = t->name_off > *max_str ? t->name_off : *max_str;
+	if (max_str)
+		*max_str = t->name_off > *max_str ? t->name_off : *max_str;
 	switch (ops->ids) {
-	case IDS_type:
+	case BTF_IDS_type:
 		*max_id = t->type > *max_id ? t->type : *max_id;
 		break;
-	case IDS_array:
-		*max_id = max_array(t, *max_id);
+	case BTF_IDS_array:
+		a = btf_array(t);
+		*max_id = a->type > *max_id ? a->type : *max_id;
+		*max_id = a->index_type > *max_id ? a->index_type : *max_id;
 		break;
-	case IDS_members:
-		max_named_ids(items, vlen, sizeof(struct btf_member) / 4, max_id, max_str);
+	case BTF_IDS_members:
+		if (max_str)
+			max_named_ids(items, vlen, sizeof(struct btf_member) / 4, max_id, max_str);
+		else
+			max_words(items, vlen, sizeof(struct btf_member) / 4, 1, max_id);
 		break;
-	case IDS_proto:
+	case BTF_IDS_proto:
 		*max_id = t->type > *max_id ? t->type : *max_id;
-		max_named_ids(items, vlen, sizeof(struct btf_param) / 4, max_id, max_str);
+		if (max_str)
+			max_named_ids(items, vlen, sizeof(struct btf_param) / 4, max_id, max_str);
+		else
+			max_words(items, vlen, sizeof(struct btf_param) / 4, 1, max_id);
 		break;
-	case IDS_datasec:
+	case BTF_IDS_datasec:
 		max_words(items, vlen, sizeof(struct btf_var_secinfo) / 4, 0, max_id);
 		break;
 	default:
 		/* Enums: named items, no IDs. */
-		if (ops->named_items)
+		if (max_str && ops->named_items)
 			max_words(items, vlen, ops->item / 4, 0, max_str);
 		break;
 	}
@@ -277,7 +226,7 @@ int btf_types__index(const void *types, uint32_t len, uint32_t *offs, uint32_t c
 		size = sizeof(*t) + ops->extra + (size_t)ops->item * vlen;
 		if (size > (size_t)(end - p))
 			return -EINVAL;
-		max_refs_inline(t, ops, vlen, &id, &str);
+		max_refs(t, ops, vlen, &id, &str);
 		populate__ahead(offs, n, cap, sizeof(*offs));
 		offs[n++] = p - start;
 		p += size;
@@ -290,7 +239,8 @@ int btf_types__index(const void *types, uint32_t len, uint32_t *offs, uint32_t c
 
 uint32_t btf_type__max_id(const struct btf_type *t, uint32_t max)
 {
-	return btf_kind_ops[btf_kind(t)].max_id(t, max);
+	max_refs(t, &btf_kind_ops[btf_kind(t)], btf_vlen(t), &max, NULL);
+	return max;
 }
 
 int btf_type__visit_strs(struct btf_type *t, int (*visit)(uint32_t *off, void *ctx), void *ctx)
