@@ -961,6 +961,7 @@ void btf_encoder__delete(struct btf_encoder *e)
 	}
 	darray__free(&e->chunks);
 	btf_build__free(&e->build);
+	btf_build_strmap__free(&e->part_strs);
 	btf_dedup_mem__delete(e->dedup);
 	darray__free(&e->chunk_states);
 	darray__free(&e->chunk_sightings);

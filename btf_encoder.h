@@ -118,6 +118,13 @@ struct btf_encoder_conf {
 	 * ours, run without this, must give.  NULL: none.
 	 */
 	const char *dedup_input;
+	/*
+	 * PAHOLE_SPLIT_CHUNKS, a test's (tests/test_jobs.sh): every chunk of
+	 * two CUs and more encoded in two parts, the second by an encoder of
+	 * its own, as a worker that takes the back of another's chunk does
+	 * (dwarf_loader.h): the output must be the same.
+	 */
+	bool split_chunks;
 };
 
 /*
@@ -212,6 +219,24 @@ int btf_encoder__encode_cu(struct btf_encoder *encoder, Dwarf_Die *cu_die, uint3
 int btf_encoder__end_chunk(struct btf_encoder *encoder);
 
 /*
+ * A part of another worker's chunk (dwarf_loader.h): a new encoder
+ * (btf_encoder__new_part(), to which the encoder of the worker that takes
+ * the part, @lender, lends what it works in if it has no chunk begun) begins
+ * the chunk and encodes the part's CUs, then btf_encoder__end_part(); the
+ * chunk's encoder, before btf_encoder__end_chunk(), takes the parts in CU
+ * order with btf_encoder__take_part(): their types appended to its own, as
+ * if it had encoded their CUs itself, and their variables; their function
+ * states stay theirs (as another worker's would), moved into its chunk.
+ * The part's encoder then encodes nothing more, but is merged
+ * (btf_encoders__merge()) and deleted with the others.  Not where the units
+ * are one (btf_encoder_input.merged_cus).
+ */
+int btf_encoder__new_part(const struct btf_encoder_input *in, struct btf_encoder *lender,
+			  struct btf_encoder **out);
+int btf_encoder__end_part(struct btf_encoder *part);
+int btf_encoder__take_part(struct btf_encoder *encoder, struct btf_encoder *part);
+
+/*
  * Where @encoder found the DWARF corrupt, once one of its calls returned
  * -EBADMSG: the DIE's offset in .debug_info and what is wrong there.  False
  * when it found nothing corrupt.
@@ -262,9 +287,10 @@ struct btf_encoded {
 int btf_encoded__check(struct btf_encoded *enc);
 
 /*
- * Once every worker is done: takes the chunks of all @nr encoders from the
- * sink, adds the functions and variables, deduplicates and returns the BTF
- * in *@out.
+ * Once every worker is done: takes the chunks of all @nr encoders (the
+ * workers' and their parts', btf_encoder__take_part()) from the sink, adds
+ * the functions and variables, deduplicates and returns the BTF in *@out;
+ * @nr_workers threads share what runs in parallel, as the workers did.
  *
  * Or returns BTF_ENCODERS_AGAIN, with no BTF, when the chunks' own dedups
  * may have given the merged one a result other than upstream's: a chunk's
@@ -278,7 +304,8 @@ int btf_encoded__check(struct btf_encoded *enc);
  * again with btf_encoder_input.whole_dedup.
  */
 #define BTF_ENCODERS_AGAIN 1
-int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct btf_encoded *out);
+int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, unsigned int nr_workers,
+			struct btf_encoded *out);
 
 /*
  * What the DWARF holds that pahole v1.31 refuses to encode: it prints "Error

@@ -270,6 +270,127 @@ static void btf_encoder__drop_lists(struct btf_encoder *e)
 		populate__drop(lo, hi);
 }
 
+#define SWAP(a, b)                        \
+	do {                              \
+		__typeof__(a) tmp_ = (a); \
+		(a) = (b);                \
+		(b) = tmp_;               \
+	} while (0)
+
+/*
+ * What an encoder works in and keeps nothing of from one chunk to the next
+ * (the CU's state and maps, the string caches, the location reader),
+ * swapped between @a and @b, the memory of each mapped and warm.
+ */
+static void btf_encoder__swap_scratch(struct btf_encoder *a, struct btf_encoder *b)
+{
+	SWAP(a->cu, b->cu);
+	SWAP(a->strs, b->strs);
+	SWAP(a->debug_strs, b->debug_strs);
+	SWAP(a->locs, b->locs);
+}
+
+int btf_encoder__new_part(const struct btf_encoder_input *in, struct btf_encoder *lender,
+			  struct btf_encoder **out)
+{
+	int err = btf_encoder__new(in, out);
+
+	/* A worker's encoder with a chunk begun works in all of it (PAHOLE_SPLIT_CHUNKS). */
+	if (err || lender->chunk)
+		return err;
+	(*out)->lender = lender;
+	btf_encoder__swap_scratch(*out, lender);
+	/* The part's chunk takes the build's buffers: the lender's next part, or merge, has new ones. */
+	SWAP((*out)->build, lender->build);
+	return 0;
+}
+
+int btf_encoder__end_part(struct btf_encoder *part)
+{
+	int err = part->cu.open ? btf_encoder__finish_cu(part) : 0;
+
+	btf_encoder__drop_lists(part);
+	if (part->lender)
+		btf_encoder__swap_scratch(part, part->lender);
+	part->lender = NULL;
+	return err;
+}
+
+/* Moves type ID *@id of a part's chunk (void stays) to where its types went, *@ctx further. */
+static int part_id__shift(uint32_t *id, void *ctx)
+{
+	if (*id)
+		*id += *(const uint32_t *)ctx;
+	return 0;
+}
+
+/*
+ * Moves what refers to @part's types, its chunk's function states and
+ * sightings and its variables, into @e's current chunk @c, their IDs
+ * already shifted: the states stay in @part's nodes, listed by @e to carry
+ * their IDs through the chunk's dedup.  0 or -ENOMEM.
+ */
+static int btf_encoder__adopt_refs(struct btf_encoder *e, struct btf_chunk *c,
+				   struct btf_encoder *part)
+{
+	size_t i;
+
+	for (i = 0; i < part->chunk_states.nr; i++) {
+		struct btf_func_state **slot = darray__push(&e->chunk_states);
+
+		if (!slot)
+			return -ENOMEM;
+		*slot = part->chunk_states.data[i];
+		(*slot)->chunk = c;
+	}
+	for (i = 0; i < part->chunk_sightings.nr; i++) {
+		struct func_sighting **slot = darray__push(&e->chunk_sightings);
+
+		if (!slot)
+			return -ENOMEM;
+		*slot = part->chunk_sightings.data[i];
+		(*slot)->chunk = c;
+	}
+	for (i = part->chunk_first_var; i < part->vars.nr; i++) {
+		struct btf_var_state *slot = darray__push(&e->vars);
+
+		if (!slot)
+			return -ENOMEM;
+		*slot = part->vars.data[i];
+		slot->chunk = c;
+	}
+	part->chunk_states.nr = 0;
+	part->chunk_sightings.nr = 0;
+	part->vars.nr = part->chunk_first_var;
+	return 0;
+}
+
+int btf_encoder__take_part(struct btf_encoder *e, struct btf_encoder *part)
+{
+	struct btf_chunk *c = e->chunk, *pc = part->chunk;
+	uint32_t shift;
+	int first, err;
+
+	/* A part is one chunk's, begun as a chunk of its own (its types from ID 1), and ended. */
+	if (!c || !pc || part->chunks.nr != 1 || pc->first_id != 1 || pc->index != c->index ||
+	    part->cu.open)
+		return -EPROTO;
+	first = btf_build__append(&e->build, &part->build, &e->part_strs);
+	if (first < 0)
+		return first;
+	shift = first - pc->first_id;
+	err = btf_encoder__visit_chunk_refs(part, part_id__shift, &shift);
+	err = err ?: btf_encoder__adopt_refs(e, c, part);
+	if (err)
+		return err;
+	/* Nothing points to the part's chunk now, and its types are @e's. */
+	free(pc);
+	part->chunks.nr = 0;
+	part->chunk = NULL;
+	btf_build__free(&part->build);
+	return 0;
+}
+
 int btf_encoder__end_chunk(struct btf_encoder *e)
 {
 	struct btf_chunk *c = e->chunk;

@@ -291,6 +291,13 @@ struct btf_encoder {
 	struct ptr_map foreign_index;
 	struct die_reader foreign_reader;
 	uint64_t foreign_reader_unit;
+	/*
+	 * A part's encoder (btf_encoder__new_part()): the worker's encoder that
+	 * lent it what it works in, till btf_encoder__end_part(); else NULL.
+	 */
+	struct btf_encoder *lender;
+	/* Where the strings of a part taken went (btf_encoder__take_part()). */
+	struct btf_build_strmap part_strs;
 	/* The first corrupt DIE found (btf_encoder__corrupt()), for the error line. */
 	uint64_t corrupt_off;
 	const char *corrupt_what; /* NULL: none found */

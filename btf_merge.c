@@ -296,7 +296,8 @@ int btf_encoded__check(struct btf_encoded *enc)
 	return err;
 }
 
-int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct btf_encoded *out)
+int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, unsigned int nr_workers,
+			struct btf_encoded *out)
 {
 	const struct btf_encoder_input *in = encoders[0]->in;
 	const struct btf_encoder_conf *conf = in->conf;
@@ -328,13 +329,13 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct b
 	free(chunks);
 	nr_types = merged ? btf_build__type_cnt(merged) - 1 : 0;
 	t_chunks = clock__now();
-	if (!err && btf_encoders__dedup_early(in, nr, ptrs_unique)) {
+	if (!err && btf_encoders__dedup_early(in, nr_workers, ptrs_unique)) {
 		struct btf_dedup_rules rules = btf_encoders__dedup_rules(conf, false);
 
 		err = btf_dedup_bg__start(merged, &rules, &bg);
 	}
 	if (!err && in->functions)
-		err = btf_encoders__add_saved_funcs(in, merged, nr, &choosing);
+		err = btf_encoders__add_saved_funcs(in, merged, nr_workers, &choosing);
 	if (!err && in->symtab)
 		err = btf_encoders__add_vars(encoders, nr, merged, out);
 	t_funcs = clock__now();
@@ -362,8 +363,8 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, struct b
 	if (conf->verbose)
 		fprintf(stderr,
 			"btf_encoder: merge %.3f s (%zu chunks, %u types), functions and variables %.3f s (choosing %.3f s on %u threads), dedup %.3f s (%u types)\n",
-			t_chunks - t_start, nr_chunks, nr_types, t_funcs - t_chunks, choosing, nr,
-			clock__now() - t_funcs, nr_out);
+			t_chunks - t_start, nr_chunks, nr_types, t_funcs - t_chunks, choosing,
+			nr_workers, clock__now() - t_funcs, nr_out);
 	if (err) {
 		free(out->raw);
 		out->raw = NULL;

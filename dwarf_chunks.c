@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,8 +32,53 @@ struct chunk_time {
 	double ready, waited;
 	double cpu; /* the worker's, taking the chunk and encoding it */
 	double wall; /* the same span's wall time: with other workers, what they cost it too */
+	/* Of that wall: its own units (from the end of its last chunk), the wait for its parts, the end. */
+	double own, parts_wait, end;
+	uint64_t own_bytes; /* of the units it encoded itself */
+	unsigned int nr_parts;
 	long faults; /* the worker's page faults in it: first writes to memory it had not used */
+	uint64_t *unit_bytes; /* each unit's, nr_units of them (malloc'd), or NULL */
 };
+
+/* What -V says of a part (struct chunk_part): which, its units' bytes, its thread's times. */
+struct part_time {
+	uint32_t chunk, first, nr_units;
+	uint64_t bytes;
+	double cpu, wall;
+};
+
+/* A part of a chunk: its first unit, and the context that encoded it. */
+struct chunk_part {
+	unsigned int first;
+	void *ctx;
+};
+
+/*
+ * A chunk being encoded, shared by the worker that took it and those that
+ * take parts of it; it lives on the stack of the first, which waits for
+ * every part to end before it ends the chunk.
+ */
+struct chunk_run {
+	const struct dwarf_chunk *chunk;
+	uint64_t *upto; /* upto[i]: the bytes of its units before the i-th (i <= chunk->nr) */
+	/* Under the queue's lock: */
+	unsigned int pending; /* parts taken, not ended */
+	DARRAY(struct chunk_part) parts;
+	pthread_cond_t ended; /* signalled as a part ends */
+};
+
+/*
+ * The units a worker encodes now: [next, end) of @run's chunk, in one word
+ * (next << 32 | end) that the worker and one taking a part of it change by
+ * compare-and-swap, the first to take next, the other to lower end.  @run
+ * is set and cleared under the queue's lock; NULL: none to part.
+ */
+struct chunk_range {
+	struct chunk_run *run;
+	_Atomic uint64_t span;
+};
+
+struct worker;
 
 /* The CU queue shared by the workers. */
 struct cu_queue {
@@ -47,16 +93,22 @@ struct cu_queue {
 	bool done;
 	int err;
 	unsigned int partial_skipped; /* partial units left out, units one by one */
-	dwarf_chunk_fn fn;
+	const struct dwarf_chunk_ops *ops;
 	const struct dwarf_cu_filter *filter;
 	int verbose;
+	struct worker *workers; /* whose ranges a worker taking a part looks at, under the lock */
+	unsigned int nr_workers;
+	uint64_t part_min; /* the least bytes a part takes: PART_MIN_BYTES, or 1 (ops->split) */
+	DARRAY(void *) part_ctxs; /* every part's context, under the lock */
 	DARRAY(struct chunk_time) times; /* with -V, under the lock */
+	DARRAY(struct part_time) part_times; /* with -V, under the lock */
 };
 
 struct worker {
 	struct cu_queue *queue;
 	void *ctx;
 	pthread_t thread;
+	struct chunk_range range;
 };
 
 /* What taking a chunk waited for: the scan's publishing its units (struct chunk_time). */
@@ -281,11 +333,16 @@ static bool cu_queue__take(struct cu_queue *q, struct dwarf_chunk *chunk, struct
 	return taken;
 }
 
+static void cu_queue__fail_locked(struct cu_queue *q, int err)
+{
+	if (!q->err)
+		q->err = err;
+}
+
 static void cu_queue__fail(struct cu_queue *q, int err)
 {
 	pthread_mutex_lock(&q->lock);
-	if (!q->err)
-		q->err = err;
+	cu_queue__fail_locked(q, err);
 	pthread_mutex_unlock(&q->lock);
 }
 
@@ -315,28 +372,364 @@ static struct chunk_clock chunk_clock__now(bool verbose)
 				     clock_seconds(CLOCK_MONOTONIC), ru.ru_minflt + ru.ru_majflt };
 }
 
-/* With -V, what @chunk took since @start; only -V's lines miss it when out of memory. */
-static void cu_queue__note(struct cu_queue *q, const struct dwarf_chunk *chunk,
-			   struct chunk_clock start, const struct chunk_wait *wait)
+/* ---- a chunk's units, and parts of them taken by other workers ---- */
+
+/*
+ * Below this many bytes of .debug_info the back of a range is not taken:
+ * a part costs a context of its own and the appending of what it made, and
+ * 256 kB of units take a worker about a millisecond.
+ */
+#define PART_MIN_BYTES (256u << 10)
+
+static uint64_t span__make(uint32_t next, uint32_t end)
+{
+	return (uint64_t)next << 32 | end;
+}
+
+/* Takes the next unit of @r into *@i, if one is left: no lock. */
+static bool chunk_range__next(struct chunk_range *r, unsigned int *i)
+{
+	uint64_t v = atomic_load(&r->span), want;
+
+	do {
+		uint32_t next = v >> 32, end = (uint32_t)v;
+
+		if (next >= end)
+			return false;
+		*i = next;
+		want = span__make(next + 1, end);
+	} while (!atomic_compare_exchange_weak(&r->span, &v, want));
+	return true;
+}
+
+/*
+ * The bytes of the back half of what is left of @r's units in @v (its span
+ * read), where that half would begin in *@mid: a part takes the units from
+ * the first whose bytes before it pass half of what is left, so that it is
+ * never the larger half (its worker has none of it begun).  0 when fewer
+ * than two units are left.
+ */
+static uint64_t chunk_range__half(const struct chunk_range *r, uint64_t v, uint32_t *mid)
+{
+	const uint64_t *upto = r->run->upto;
+	uint32_t next = v >> 32, end = (uint32_t)v, m;
+	uint64_t half;
+
+	if (next >= end || end - next < 2)
+		return 0;
+	half = upto[next] + (upto[end] - upto[next] + 1) / 2;
+	for (m = next + 1; m < end - 1 && upto[m] < half; m++)
+		;
+	*mid = m;
+	return upto[end] - upto[m];
+}
+
+/*
+ * Under the queue's lock: the back half of @from's units, if of @min bytes
+ * at least, taken into @to as a part of the chunk, the part's index in its
+ * run in *@index.  False when there is not that much left (or no memory to
+ * note the part: then the units stay @from's).
+ */
+static bool chunk_range__part(struct chunk_range *from, struct chunk_range *to, uint64_t min,
+			      unsigned int *index)
+{
+	struct chunk_run *run = from->run;
+	uint64_t v = atomic_load(&from->span);
+	struct chunk_part *p = darray__push(&run->parts);
+	uint32_t mid = 0;
+
+	if (!p)
+		return false;
+	do {
+		if (chunk_range__half(from, v, &mid) < min) {
+			run->parts.nr--;
+			return false;
+		}
+	} while (!atomic_compare_exchange_weak(&from->span, &v, span__make(v >> 32, mid)));
+	*p = (struct chunk_part){ .first = mid };
+	*index = p - run->parts.data;
+	run->pending++;
+	to->run = run;
+	atomic_store(&to->span, span__make(mid, (uint32_t)v));
+	return true;
+}
+
+/* With -V: what part @index of @run took, its first unit @first to @end. */
+static void cu_queue__note_part(struct cu_queue *q, const struct chunk_run *run, uint32_t first,
+				uint32_t end, struct chunk_clock start)
 {
 	struct chunk_clock now;
-	struct chunk_time *t;
+	struct part_time *t;
 
 	if (!q->verbose)
 		return;
 	now = chunk_clock__now(true);
 	pthread_mutex_lock(&q->lock);
-	t = darray__push(&q->times);
+	t = darray__push(&q->part_times);
 	if (t)
-		*t = (struct chunk_time){ chunk->index,
-					  chunk->nr,
-					  chunk->end - chunk->start,
-					  wait->ready,
-					  wait->waited,
-					  now.cpu - start.cpu,
-					  now.wall - start.wall,
-					  now.faults - start.faults };
+		*t = (struct part_time){ run->chunk->index,   first,
+					 end - first,	      run->upto[end] - run->upto[first],
+					 now.cpu - start.cpu, now.wall - start.wall };
 	pthread_mutex_unlock(&q->lock);
+}
+
+/*
+ * Encodes the part of @r's chunk that @r holds, part @index of its run,
+ * with a context of its own, then lets the chunk's worker know (@r's run is
+ * cleared: nothing is left to take of it).
+ */
+static void worker__encode_part(struct worker *w, struct chunk_range *r, unsigned int index)
+{
+	struct cu_queue *q = w->queue;
+	const struct dwarf_chunk_ops *ops = q->ops;
+	struct chunk_run *run = r->run;
+	const struct dwarf_chunk *chunk = run->chunk;
+	struct chunk_clock start = chunk_clock__now(q->verbose);
+	uint32_t first = atomic_load(&r->span) >> 32, end = (uint32_t)atomic_load(&r->span);
+	void *ctx = NULL, **slot;
+	unsigned int i;
+	int err = ops->part_new(ops->user, w->ctx, &ctx);
+
+	err = err ?: ops->begin(ctx, chunk);
+	while (!err && chunk_range__next(r, &i))
+		err = ops->unit(ctx, chunk, i);
+	err = err ?: ops->part_end(ctx);
+	/* Others may have taken the back of it in turn: it ended where its span ends now. */
+	end = (uint32_t)atomic_load(&r->span);
+	if (!err)
+		cu_queue__note_part(q, run, first, end, start);
+	pthread_mutex_lock(&q->lock);
+	r->run = NULL;
+	run->parts.data[index].ctx = ctx;
+	slot = ctx ? darray__push(&q->part_ctxs) : NULL;
+	if (slot)
+		*slot = ctx;
+	else if (ctx)
+		err = err ?: -ENOMEM;
+	if (err)
+		cu_queue__fail_locked(q, err);
+	run->pending--;
+	pthread_cond_broadcast(&run->ended);
+	pthread_mutex_unlock(&q->lock);
+}
+
+/*
+ * Once the queue is empty: the back half of the range with most bytes left
+ * of the other workers', taken and encoded as a part.  False when no range
+ * has q->part_min bytes to give (ranges only shrink now), or a worker failed.
+ */
+static bool worker__take_part(struct worker *w)
+{
+	struct cu_queue *q = w->queue;
+	struct chunk_range *best = NULL;
+	uint64_t most = 0;
+	unsigned int k, index;
+	bool taken = false;
+
+	pthread_mutex_lock(&q->lock);
+	for (k = 0; k < q->nr_workers && !q->err; k++) {
+		struct chunk_range *r = &q->workers[k].range;
+		uint32_t mid;
+		uint64_t half;
+
+		if (!r->run || r == &w->range)
+			continue;
+		half = chunk_range__half(r, atomic_load(&r->span), &mid);
+		if (half > most) {
+			most = half;
+			best = r;
+		}
+	}
+	if (best && most >= q->part_min)
+		taken = chunk_range__part(best, &w->range, q->part_min, &index);
+	pthread_mutex_unlock(&q->lock);
+	if (taken)
+		worker__encode_part(w, &w->range, index);
+	return taken;
+}
+
+/* @run's bytes before each unit of its chunk (units counted where the ends are not known). */
+static int chunk_run__init(struct chunk_run *run, const struct dwarf_chunk *chunk)
+{
+	unsigned int i;
+
+	*run = (struct chunk_run){ .chunk = chunk };
+	run->upto = malloc((chunk->nr + 1) * sizeof(*run->upto));
+	if (!run->upto)
+		return -ENOMEM;
+	run->upto[0] = 0;
+	for (i = 0; i < chunk->nr; i++) {
+		Dwarf_Off start = dwarf_unit__offset(&chunk->cu_die[i]), end = chunk->cu_end[i];
+
+		run->upto[i + 1] = run->upto[i] + (end > start ? end - start : 1);
+	}
+	pthread_cond_init(&run->ended, NULL);
+	return 0;
+}
+
+static void chunk_run__free(struct chunk_run *run)
+{
+	free(run->upto);
+	darray__free(&run->parts);
+	pthread_cond_destroy(&run->ended);
+}
+
+static int chunk_part__cmp(const void *a, const void *b)
+{
+	const struct chunk_part *x = a, *y = b;
+
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/* Ends @run's chunk with @ctx and its parts' contexts, in unit order. */
+static int chunk_run__end(struct chunk_run *run, const struct dwarf_chunk_ops *ops, void *ctx)
+{
+	size_t n = run->parts.nr, i;
+	void **parts = NULL;
+	int err;
+
+	if (n > 1)
+		qsort(run->parts.data, n, sizeof(*run->parts.data), chunk_part__cmp);
+	if (n && !(parts = malloc(n * sizeof(*parts))))
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		parts[i] = run->parts.data[i].ctx;
+	err = ops->end(ctx, run->chunk, parts, n);
+	free(parts);
+	return err;
+}
+
+/* With -V, what @chunk took, from @start (the end of the worker's last chunk) to @t[2]. */
+static void cu_queue__note(struct cu_queue *q, const struct chunk_run *run,
+			   struct chunk_clock start, const double *t, const struct chunk_wait *wait)
+{
+	const struct dwarf_chunk *chunk = run->chunk;
+	struct chunk_clock now;
+	uint64_t *bytes, own = run->upto[chunk->nr];
+	struct chunk_time *tm;
+	unsigned int i;
+
+	if (!q->verbose)
+		return;
+	now = chunk_clock__now(true);
+	bytes = malloc((chunk->nr ?: 1) * sizeof(*bytes));
+	for (i = 0; bytes && i < chunk->nr; i++)
+		bytes[i] = run->upto[i + 1] - run->upto[i];
+	if (run->parts.nr)
+		own = run->upto[run->parts.data[0].first];
+	pthread_mutex_lock(&q->lock);
+	tm = darray__push(&q->times);
+	if (tm)
+		*tm = (struct chunk_time){ .index = chunk->index,
+					   .nr_units = chunk->nr,
+					   .bytes = chunk->end - chunk->start,
+					   .ready = wait->ready,
+					   .waited = wait->waited,
+					   .cpu = now.cpu - start.cpu,
+					   .wall = now.wall - start.wall,
+					   .own = t[0] - start.wall,
+					   .parts_wait = t[1] - t[0],
+					   .end = now.wall - t[1],
+					   .own_bytes = own,
+					   .nr_parts = run->parts.nr,
+					   .faults = now.faults - start.faults,
+					   .unit_bytes = bytes };
+	else
+		free(bytes);
+	pthread_mutex_unlock(&q->lock);
+}
+
+static double wall_now(bool verbose)
+{
+	return verbose ? clock_seconds(CLOCK_MONOTONIC) : 0;
+}
+
+/*
+ * Encodes @chunk, taken by @w: its units in order but for the backs that
+ * other workers take as parts (with ops->split, of an even chunk one part is
+ * taken here, and encoded by @w after its own units), then, once every part
+ * has ended, the chunk's end.
+ */
+static int worker__chunk(struct worker *w, struct dwarf_chunk *chunk, struct chunk_clock start,
+			 const struct chunk_wait *wait)
+{
+	struct cu_queue *q = w->queue;
+	const struct dwarf_chunk_ops *ops = q->ops;
+	struct chunk_range own_part = {};
+	struct chunk_run run;
+	unsigned int i, own_index = 0;
+	bool split = false;
+	double t[2];
+	int err = chunk_run__init(&run, chunk);
+
+	if (err)
+		return err;
+	dwarf_loader__load_chunk(q->loader, q->dwarf, chunk);
+	pthread_mutex_lock(&q->lock);
+	atomic_store(&w->range.span, span__make(0, chunk->nr));
+	/* Where the units are one, a chunk's refer to each other: never parted. */
+	w->range.run = q->loader->merged ? NULL : &run;
+	/* The odd ones are left whole, for the workers with none left to take parts of. */
+	if (ops->split && w->range.run && !(chunk->index & 1))
+		split = chunk_range__part(&w->range, &own_part, 1, &own_index);
+	pthread_mutex_unlock(&q->lock);
+	err = ops->begin(w->ctx, chunk);
+	while (!err && chunk_range__next(&w->range, &i))
+		err = ops->unit(w->ctx, chunk, i);
+	if (split)
+		worker__encode_part(w, &own_part, own_index);
+	t[0] = wall_now(q->verbose);
+	pthread_mutex_lock(&q->lock);
+	w->range.run = NULL;
+	while (run.pending)
+		pthread_cond_wait(&run.ended, &q->lock);
+	err = err ?: q->err;
+	pthread_mutex_unlock(&q->lock);
+	t[1] = wall_now(q->verbose);
+	err = err ?: chunk_run__end(&run, ops, w->ctx);
+	dwarf_loader__drop_chunk(q->loader, chunk);
+	if (!err)
+		cu_queue__note(q, &run, start, t, wait);
+	chunk_run__free(&run);
+	return err;
+}
+
+static void *worker__run(void *arg)
+{
+	struct worker *w = arg;
+	struct cu_queue *q = w->queue;
+	struct dwarf_chunk *chunk = calloc(1, sizeof(*chunk));
+	struct chunk_clock start = chunk_clock__now(q->verbose);
+	struct chunk_wait wait;
+
+	if (!chunk) {
+		cu_queue__fail(q, -ENOMEM);
+		return NULL;
+	}
+	for (;;) {
+		int err;
+
+		/* A test's (ops->split): the backs of others' units first, while chunks are left. */
+		if (q->ops->split && worker__take_part(w))
+			continue;
+		if (!cu_queue__take(q, chunk, &wait))
+			break;
+		err = worker__chunk(w, chunk, start, &wait);
+
+		if (err) {
+			cu_queue__fail(q, err);
+			break;
+		}
+		start = chunk_clock__now(q->verbose);
+	}
+	/* The queue is empty: the backs of the chunks the others still encode. */
+	while (worker__take_part(w))
+		;
+	free(chunk->cu_die);
+	free(chunk->cu_index);
+	free(chunk->cu_end);
+	free(chunk);
+	return NULL;
 }
 
 static int chunk_time__cmp(const void *a, const void *b)
@@ -346,65 +739,67 @@ static int chunk_time__cmp(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* -V: one line per chunk, in .debug_info order, the same at every -j but for the times. */
+static int part_time__cmp(const void *a, const void *b)
+{
+	const struct part_time *x = a, *y = b;
+
+	if (x->chunk != y->chunk)
+		return x->chunk < y->chunk ? -1 : 1;
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/*
+ * -V: per chunk, in .debug_info order, a line of its times (the same lines
+ * at every -j but for the times and the parts), a line of its units' bytes,
+ * and a line per part others took.
+ */
 static void cu_queue__print_times(struct cu_queue *q)
 {
-	size_t i;
+	size_t i, j, p = 0;
 
 	if (q->times.nr > 1)
 		qsort(q->times.data, q->times.nr, sizeof(*q->times.data), chunk_time__cmp);
+	if (q->part_times.nr > 1)
+		qsort(q->part_times.data, q->part_times.nr, sizeof(*q->part_times.data),
+		      part_time__cmp);
+	fprintf(stderr, "pahole: parts of chunks taken: %zu, each of %llu bytes at least\n",
+		q->part_times.nr, (unsigned long long)q->part_min);
 	for (i = 0; i < q->times.nr; i++) {
 		const struct chunk_time *t = &q->times.data[i];
 
+		fprintf(stderr, "pahole: chunk %u units' bytes:", t->index);
+		for (j = 0; t->unit_bytes && j < t->nr_units; j++)
+			fprintf(stderr, " %llu", (unsigned long long)t->unit_bytes[j]);
+		fputc('\n', stderr);
+		for (; p < q->part_times.nr && q->part_times.data[p].chunk <= t->index; p++) {
+			const struct part_time *pt = &q->part_times.data[p];
+
+			fprintf(stderr,
+				"pahole: chunk %u part from unit %u: %u units, %llu bytes, %.4f s CPU, "
+				"%.4f s wall\n",
+				pt->chunk, pt->first, pt->nr_units, (unsigned long long)pt->bytes,
+				pt->cpu, pt->wall);
+		}
 		fprintf(stderr,
 			"pahole: chunk %u: %u units, %llu bytes, %ld page faults, ready at %.4f s, "
-			"waited %.4f s, %.4f s CPU, %.4f s wall\n",
+			"waited %.4f s, own units %.4f s for %llu bytes, %u parts waited for %.4f s, "
+			"end %.4f s, %.4f s CPU, %.4f s wall\n",
 			t->index, t->nr_units, (unsigned long long)t->bytes, t->faults, t->ready,
-			t->waited, t->cpu, t->wall);
+			t->waited, t->own, (unsigned long long)t->own_bytes, t->nr_parts,
+			t->parts_wait, t->end, t->cpu, t->wall);
 	}
 }
 
-static void *worker__run(void *arg)
-{
-	struct worker *w = arg;
-	struct dwarf_chunk *chunk = calloc(1, sizeof(*chunk));
-	struct chunk_clock start = chunk_clock__now(w->queue->verbose);
-	struct chunk_wait wait;
-
-	if (!chunk) {
-		cu_queue__fail(w->queue, -ENOMEM);
-		return NULL;
-	}
-	while (cu_queue__take(w->queue, chunk, &wait)) {
-		int err;
-
-		dwarf_loader__load_chunk(w->queue->loader, w->queue->dwarf, chunk);
-		err = w->queue->fn(w->ctx, chunk);
-
-		dwarf_loader__drop_chunk(w->queue->loader, chunk);
-		if (err) {
-			cu_queue__fail(w->queue, err);
-			break;
-		}
-		cu_queue__note(w->queue, chunk, start, &wait);
-		start = chunk_clock__now(w->queue->verbose);
-	}
-	free(chunk->cu_die);
-	free(chunk->cu_index);
-	free(chunk->cu_end);
-	free(chunk);
-	return NULL;
-}
-
-int dwarf_loader__for_each_chunk(struct dwarf_loader *l, unsigned int nr_workers, dwarf_chunk_fn fn,
-				 void **worker_ctx, const struct dwarf_cu_filter *filter,
-				 int verbose)
+int dwarf_loader__for_each_chunk(struct dwarf_loader *l, unsigned int nr_workers,
+				 const struct dwarf_chunk_ops *ops, void **worker_ctx,
+				 const struct dwarf_cu_filter *filter, int verbose, void ***parts,
+				 unsigned int *nr_parts)
 {
 	struct cu_queue q = {
 		.lock = PTHREAD_MUTEX_INITIALIZER,
 		.loader = l,
 		.dwarf = l->dwarf,
-		.fn = fn,
+		.ops = ops,
 		.filter = filter,
 		.verbose = verbose,
 	};
@@ -412,6 +807,8 @@ int dwarf_loader__for_each_chunk(struct dwarf_loader *l, unsigned int nr_workers
 	unsigned int i, started = 0;
 	int err = 0;
 
+	*parts = NULL;
+	*nr_parts = 0;
 	/* The queue reads l->merged; the workers may start beside the scan's interning. */
 	dwarf_loader__wait_look(l);
 	q.start = clock_seconds(CLOCK_MONOTONIC);
@@ -424,6 +821,10 @@ int dwarf_loader__for_each_chunk(struct dwarf_loader *l, unsigned int nr_workers
 		workers[i].queue = &q;
 		workers[i].ctx = worker_ctx[i];
 	}
+	q.workers = workers;
+	q.nr_workers = nr_workers;
+	/* A test's: workers with no chunk left take any back they find (dwarf_loader.h). */
+	q.part_min = ops->split ? 1 : PART_MIN_BYTES;
 	/*
 	 * N threads for -jN, -j1 too, as pahole starts them: the main thread
 	 * only waits (upstream's tests/reproducible_build.sh counts them).
@@ -448,7 +849,12 @@ int dwarf_loader__for_each_chunk(struct dwarf_loader *l, unsigned int nr_workers
 	if (!q.err && verbose)
 		cu_queue__print_times(&q);
 	l->partial_skipped = q.partial_skipped;
+	for (i = 0; i < q.times.nr; i++)
+		free(q.times.data[i].unit_bytes);
 	darray__free(&q.times);
+	darray__free(&q.part_times);
+	*parts = (void **)q.part_ctxs.data;
+	*nr_parts = q.part_ctxs.nr;
 	free(workers);
 	pthread_mutex_destroy(&q.lock);
 	return q.err;

@@ -129,8 +129,39 @@ struct dwarf_chunk {
 	unsigned int capacity; /* of the three arrays */
 };
 
-/* Called by a worker for each chunk it takes; 0 or a negative errno, which stops all. */
-typedef int (*dwarf_chunk_fn)(void *worker_ctx, const struct dwarf_chunk *chunk);
+/*
+ * What the workers do with a chunk; each call 0 or a negative errno, which
+ * stops all.  A worker begins each chunk it takes with its own context
+ * (@begin) and encodes its units (@unit), in order; a worker whose queue is
+ * empty may take the back of the units another has not begun yet, of any
+ * chunk (a part: its units in order too, each given once), with a context
+ * of its own made for that part alone (@part_new, then @begin, @unit and
+ * @part_end with it).  Once the chunk's units are all encoded, the worker
+ * that began it ends it (@end) with the parts' contexts, in unit order.
+ * The parts are the workers' doing, so what is made of a chunk must not
+ * depend on them: only the chunks are the same at every -j.
+ */
+struct dwarf_chunk_ops {
+	int (*begin)(void *ctx, const struct dwarf_chunk *chunk);
+	int (*unit)(void *ctx, const struct dwarf_chunk *chunk, unsigned int i);
+	/*
+	 * A new context in *@ctx, from @user, for the worker whose own is
+	 * @worker_ctx (which may lend it what it works in); kept whatever
+	 * follows (see dwarf_loader__for_each_chunk()).
+	 */
+	int (*part_new)(void *user, void *worker_ctx, void **ctx);
+	int (*part_end)(void *ctx);
+	int (*end)(void *ctx, const struct dwarf_chunk *chunk, void *const *parts,
+		   unsigned int nr_parts);
+	void *user;
+	/*
+	 * A test's: every even chunk of two units and more in two parts, the
+	 * worker that began it encoding the second as another would, and the
+	 * workers taking the back of any range of two units and more, however
+	 * small, before each chunk they take (the same output).
+	 */
+	bool split;
+};
 
 /*
  * Which CUs are encoded (--lang, --lang_exclude, -X): the others are left
@@ -154,12 +185,17 @@ const char *dwarf_cu_filter__why_lang(const struct dwarf_cu_filter *filter, Dwar
 bool dwarf_cu_filter__excludes(const struct dwarf_cu_filter *filter, Dwarf_Die *cu_die);
 
 /*
- * Runs @nr_workers threads; worker i calls @fn with @worker_ctx[i] for each
- * chunk it takes from the shared queue, leaving out the CUs that @filter
- * leaves out (same chunks whichever they are: see the chunk sizes above).
+ * Runs @nr_workers threads; worker i takes chunks from the shared queue with
+ * @worker_ctx[i], leaving out the CUs that @filter leaves out (same chunks
+ * whichever they are: see the chunk sizes above), and parts of others'
+ * chunks as @ops says; where the units are one (dwarf_loader__merged()),
+ * a chunk's units refer to each other, and no chunk is parted.  The parts'
+ * contexts, every one @ops->part_new made, even on failure, in *@parts (to
+ * free; NULL for none) and *@nr_parts, for the caller to merge or free.
  */
 int dwarf_loader__for_each_chunk(struct dwarf_loader *loader, unsigned int nr_workers,
-				 dwarf_chunk_fn fn, void **worker_ctx,
-				 const struct dwarf_cu_filter *filter, int verbose);
+				 const struct dwarf_chunk_ops *ops, void **worker_ctx,
+				 const struct dwarf_cu_filter *filter, int verbose, void ***parts,
+				 unsigned int *nr_parts);
 
 #endif /* _DWARF_LOADER_H_ */

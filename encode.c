@@ -236,16 +236,39 @@ static unsigned int encode_workers(const struct btf_encoder_input *in)
 	return most;
 }
 
-static int encode_chunk(void *ctx, const struct dwarf_chunk *chunk)
+/* The workers' doing with a chunk (dwarf_loader.h), in an encoder's words (btf_encoder.h). */
+static int encode_begin(void *ctx, const struct dwarf_chunk *chunk)
 {
-	struct btf_encoder *encoder = ctx;
-	unsigned int i;
-	int err = btf_encoder__begin_chunk(encoder, chunk->index);
+	return btf_encoder__begin_chunk(ctx, chunk->index);
+}
 
-	for (i = 0; i < chunk->nr && !err; i++)
-		err = btf_encoder__encode_cu(encoder, (Dwarf_Die *)&chunk->cu_die[i],
-					     chunk->cu_index[i]);
-	return err ?: btf_encoder__end_chunk(encoder);
+static int encode_unit(void *ctx, const struct dwarf_chunk *chunk, unsigned int i)
+{
+	return btf_encoder__encode_cu(ctx, &chunk->cu_die[i], chunk->cu_index[i]);
+}
+
+static int encode_part_new(void *user, void *worker_ctx, void **ctx)
+{
+	const struct btf_encoder_input *in = user;
+
+	return btf_encoder__new_part(in, worker_ctx, (struct btf_encoder **)ctx);
+}
+
+static int encode_part_end(void *ctx)
+{
+	return btf_encoder__end_part(ctx);
+}
+
+static int encode_end(void *ctx, const struct dwarf_chunk *chunk, void *const *parts,
+		      unsigned int nr_parts)
+{
+	unsigned int i;
+	int err = 0;
+
+	(void)chunk;
+	for (i = 0; i < nr_parts && !err; i++)
+		err = btf_encoder__take_part(ctx, parts[i]);
+	return err ?: btf_encoder__end_chunk(ctx);
 }
 
 /* Of the encoders' corrupt DIEs, the first in the file: the same at every -j. */
@@ -274,6 +297,18 @@ static int encode_input__pass(struct encode_input *ei, struct btf_encoded *out)
 	double start = clock__now();
 	int err = 0;
 
+	struct dwarf_chunk_ops ops = {
+		.begin = encode_begin,
+		.unit = encode_unit,
+		.part_new = encode_part_new,
+		.part_end = encode_part_end,
+		.end = encode_end,
+		.user = &ei->in,
+		.split = ei->in.conf->split_chunks,
+	};
+	void **parts = NULL;
+	unsigned int nr_parts = 0, total = nr;
+
 	encoders = calloc(nr, sizeof(*encoders));
 	if (!encoders)
 		return -ENOMEM;
@@ -281,19 +316,35 @@ static int encode_input__pass(struct encode_input *ei, struct btf_encoded *out)
 	for (i = 0; i < nr && !err; i++)
 		err = btf_encoder__new(&ei->in, &encoders[i]);
 	if (!err)
-		err = dwarf_loader__for_each_chunk(ei->loader, nr, encode_chunk, (void **)encoders,
-						   &ei->in.conf->cu_filter, ei->in.conf->verbose);
+		err = dwarf_loader__for_each_chunk(ei->loader, nr, &ops, (void **)encoders,
+						   &ei->in.conf->cu_filter, ei->in.conf->verbose,
+						   &parts, &nr_parts);
+	/* The parts' encoders after the workers': merged, and deleted, with them. */
+	if (nr_parts) {
+		struct btf_encoder **all = realloc(encoders, (nr + nr_parts) * sizeof(*all));
+
+		if (all) {
+			encoders = all;
+			memcpy(encoders + nr, parts, nr_parts * sizeof(*parts));
+			total = nr + nr_parts;
+		} else {
+			for (i = 0; i < nr_parts; i++)
+				btf_encoder__delete(parts[i]);
+			err = err ?: -ENOMEM;
+		}
+	}
+	free(parts);
 	if (ei->in.conf->verbose)
-		fprintf(stderr, "pahole: encoding the CUs with %u workers: %.3f s\n", nr,
-			clock__now() - start);
+		fprintf(stderr, "pahole: encoding the CUs with %u workers (%u parts): %.3f s\n", nr,
+			nr_parts, clock__now() - start);
 	if (err == -EBADMSG)
-		encode_input__note_corrupt(ei, encoders, nr);
+		encode_input__note_corrupt(ei, encoders, total);
 	/* Split BTF is never encoded again (BTF_ENCODERS_AGAIN): its merge needs no DWARF. */
 	if (!err && ei->in.conf->base)
 		dwarf_loader__release(ei->loader);
 	if (!err)
-		err = btf_encoders__merge(encoders, nr, out);
-	for (i = 0; i < nr; i++)
+		err = btf_encoders__merge(encoders, total, nr, out);
+	for (i = 0; i < total; i++)
 		btf_encoder__delete(encoders[i]);
 	free(encoders);
 	btf_sink__delete(ei->in.sink);

@@ -465,6 +465,7 @@ static void args__conf(const struct args *a, struct btf_encoder_conf *conf)
 	};
 	conf->features = a->features;
 	conf->dedup_input = getenv("PAHOLE_DEDUP_INPUT");
+	conf->split_chunks = getenv("PAHOLE_SPLIT_CHUNKS") != NULL;
 }
 
 static int silent_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)

@@ -78,6 +78,21 @@ median() # FILE COLUMN
 	sort -g -k"$2" "$1" | awk -v c="$2" '{ v[NR] = $c } END { print v[int((NR + 1) / 2)] }'
 }
 
+part_min=
+# What a -V chunk line says (dwarf_chunks.c): "... ready at R s, waited W s, own units O s
+# for B bytes, P parts waited for Q s, end E s, C s CPU, X s wall".
+# shellcheck disable=SC2016 # awk's, not the shell's
+chunk_awk='
+function chunk_line(idx,   f) {
+	ready = waited = own = ownb = end = 0
+	for (f = 1; f < NF; f++) {
+		if ($f == "ready") ready = $(f + 2)
+		if ($f == "waited" && $(f + 1) != "for") waited = $(f + 1)
+		if ($f == "own") { own = $(f + 2); ownb = $(f + 5) }
+		if ($f == "end") end = $(f + 1)
+	}
+}'
+
 # record_j1 I: the I-th -V -j1 run of the record, its phases and chunks, one line each.
 record_j1()
 {
@@ -85,17 +100,21 @@ record_j1()
 
 	# shellcheck disable=SC2086
 	timed "$tmp/vwall" "$ours" $opts -V -j1 --btf_encode_detached="$tmp/out.btf" "$vmlinux"
-	awk -v run="$i" '
+	# The units' bytes, the same in every run, and the least a part takes: once.
+	[ "$i" -gt 1 ] || awk '/^pahole: chunk [0-9]+ units. bytes:/ {
+		for (f = 6; f <= NF; f++) print $3, f - 6, $f
+	}' "$tmp/err" > "$tmp/units"
+	[ "$i" -gt 1 ] || part_min=$(awk '/^pahole: parts of chunks taken: / { print $(NF - 2) }' "$tmp/err")
+	awk -v run="$i" "$chunk_awk"'
 	/^pahole: chunk [0-9]+: .* s wall$/ {
 		sub(":", "", $3)
-		ready = waited = 0
-		for (f = 1; f < NF; f++) {
-			if ($f == "ready") ready = $(f + 2)
-			if ($f == "waited") waited = $(f + 1)
-		}
+		chunk_line($3)
 		print "chunk", $3, $(NF - 2) - waited
 		print "ready", $3, ready
 		print "chunkwall", $3, $(NF - 2)
+		print "own", $3, own - waited
+		print "ownb", $3, ownb
+		print "end", $3, end
 		next
 	}
 	/^pahole: reading the ELF symbols and DWARF units: / { print "phase read", $(NF - 1); next }
@@ -132,13 +151,18 @@ record_j2()
 
 	# shellcheck disable=SC2086
 	timed "$tmp/vwall2" "$ours" $opts -V -j2 --btf_encode_detached="$tmp/out.btf" "$vmlinux"
-	awk -v run="$i" '/^pahole: chunk [0-9]+: .* s wall$/ {
+	awk -v run="$i" "$chunk_awk"'
+	/^pahole: chunk [0-9]+: .* s wall$/ {
 		sub(":", "", $3)
-		waited = 0
-		for (f = 1; f < NF; f++)
-			if ($f == "waited") waited = $(f + 1)
+		chunk_line($3)
 		print run, "chunk2", $3, $(NF - 2) - waited
+		print run, "own2", $3, own - waited
+		print run, "ownb2", $3, ownb
+		print run, "end2", $3, end
+		next
 	}
+	# A part another worker took: its bytes and wall, for what a part costs more.
+	/^pahole: chunk [0-9]+ part from unit / { print run, "part2", $3, $10, $(NF - 2); next }
 	# With two workers and more the final dedup starts beside the functions and
 	# variables (btf_merge.c): their walls then, the choosing taken out as at -j1.
 	/^btf_encoder: merge / {
@@ -204,8 +228,11 @@ END { for (k in v) print k, v[k] }' "$tmp/record" | while read -r kind name valu
 	printf "%s %s %s\n" "$kind" "$name" \
 		"$(tr ' ' '\n' <<< "$values" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')"
 done | sort -k1,1 -k2,2n > "$tmp/medians"
-grep -q '^chunk ' "$tmp/medians" && grep -q '^chunk2 ' "$tmp/medians" ||
-	{ echo "cores: $ours -V printed no chunk times" >&2; exit 1; }
+if ! grep -q '^chunk ' "$tmp/medians" || ! grep -q '^chunk2 ' "$tmp/medians" ||
+	[ ! -s "$tmp/units" ] || [ -z "$part_min" ]; then
+	echo "cores: $ours -V printed no chunk times" >&2
+	exit 1
+fi
 get() { awk -v k="$1" -v n="$2" '$1 == k && $2 == n { print $3; f = 1 } END { if (!f) print 0 }' "$tmp/medians"; }
 
 # 3. The model: each record run's, and their median.
@@ -219,7 +246,7 @@ cpu1=$(median "$tmp/ours-j1" 2)
 awk -v read_t="$read_t" -v encode_t="$encode_t" -v merge_t="$merge_t" -v funcs_t="$funcs_t" -v choose_t="$choose_t" \
 	-v other="$other_t" -v outside="$outside_t" -v dedup_t="$dedup_t" -v close_t="$close_t" -v write_t="$write_t" -v list_t="$list_t" \
 	-v vwall="$vwall" -v start_cost="$start_cost" -v j1="$j1" -v j2="$j2" -v cpu1="$cpu1" \
-	-v file="$vmlinux" '
+	-v file="$vmlinux" -v part_min="$part_min" '
 # The medians, for the lines that say what the model is made of.
 FILENAME == chunks && $1 == 1 { n++; sum += $2; if ($2 > big) big = $2 }
 FILENAME == chunks && $1 == 2 { sum2 += $2 }
@@ -232,21 +259,106 @@ FILENAME == record && $2 == "ready" { rd[$1, $3] = $4 }
 # The measured runs, by round: the pairs.
 FILENAME == meas1 { m1[FNR] = $1 }
 FILENAME == meas2 { m2[FNR] = $1 }
-# The chunks of run r scheduled on N workers in index order, each to the first free,
-# but not before the scan of the units had published it (as at -j1, where the scan
-# has a core of its own).
-function makespan(r, N,   free, i, w, best, span, cost) {
-	for (w = 1; w <= N; w++) free[w] = 0
-	for (i = 0; i < nc; i++) {
-		best = 1
-		for (w = 2; w <= N; w++) if (free[w] < free[best]) best = w
-		# Two workers and more: the chunk as it ran beside another.
-		cost = N > 1 && ((r, i) in c2) ? c2[r, i] : c[r, i]
-		if (rd[r, i] > free[best]) free[best] = rd[r, i]
-		free[best] += cost
-	}
+# The units of each chunk (the same in every run) and the bytes before each.
+FILENAME == units { nu[$1] = $2 + 1; ub[$1, $2] = $3; next }
+FILENAME == record && $2 == "own" { own[$1, $3] = $4 }
+FILENAME == record && $2 == "ownb" { ownb[$1, $3] = $4 }
+FILENAME == record && $2 == "end" { endt[$1, $3] = $4 }
+FILENAME == record && $2 == "own2" { own2[$1, $3] = $4 }
+FILENAME == record && $2 == "ownb2" { ownb2[$1, $3] = $4 }
+FILENAME == record && $2 == "end2" { end2[$1, $3] = $4 }
+FILENAME == record && $2 == "part2" { np++; pr[np] = $1; pc[np] = $3; pb[np] = $4; pw[np] = $5 }
+# What encoding a byte of chunk i took in run r, and its end (its dedup): on N workers as
+# the -j2 runs had them, beside another worker, from two on.
+function rate(r, N, i) {
+	if (N > 1 && ((r, i) in own2) && ownb2[r, i] > 0)
+		return own2[r, i] / ownb2[r, i]
+	return ownb[r, i] > 0 ? own[r, i] / ownb[r, i] : 0
+}
+function endc(r, N, i) {
+	return N > 1 && ((r, i) in end2) ? end2[r, i] : endt[r, i]
+}
+function ucost(r, N, i, j) {
+	return ub[i, j] * rate(r, N, i)
+}
+# Where the back half of units [lo, hi) of chunk i begins, as dwarf_chunks.c parts
+# them (chunk_range__half()), in hmid; its bytes, or 0 for fewer than two units.
+function half(i, lo, hi,   h, m) {
+	if (hi - lo < 2)
+		return 0
+	h = cum[i, lo] + int((cum[i, hi] - cum[i, lo] + 1) / 2)
+	for (m = lo + 1; m < hi - 1 && cum[i, m] < h; m++)
+		;
+	hmid = m
+	return cum[i, hi] - cum[i, m]
+}
+# The chunks of run r encoded by N workers as dwarf_chunks.c hands them out: in index
+# order, each to the first worker free, but not before the scan of the units had
+# published it (as at -j1, where the scan has a core of its own); once none is left,
+# a free worker takes the back half of the units not begun of the range with most
+# left, PART_MIN bytes at least, for a part (which costs povh more), and a chunk ends
+# (its end, the dedup) once its worker and every part are done.  Each worker is at a
+# state: 0 a unit, 1 waiting for the parts of its chunk, 2 ending it, 3 done, 4 free.
+function makespan(r, N,   w, k, i, now, best, nextc, span, v, most, hb) {
+	for (w = 1; w <= N; w++) { t[w] = 0; st[w] = 4 }
+	for (i = 0; i < nc; i++) pend[i] = 0
+	nextc = 0
 	span = 0
-	for (w = 1; w <= N; w++) if (free[w] > span) span = free[w]
+	for (;;) {
+		best = 0
+		for (w = 1; w <= N; w++)
+			if (st[w] != 1 && st[w] != 3 && (!best || t[w] < t[best]))
+				best = w
+		if (!best)
+			break
+		w = best
+		now = t[w]
+		if (now > span)
+			span = now
+		if (st[w] == 0) {
+			i = ch[w]
+			if (nx[w] < en[w]) {
+				t[w] = now + ucost(r, N, i, nx[w]++)
+				continue
+			}
+			if (own_w[w]) {
+				st[w] = pend[i] ? 1 : 2
+				t[w] = now + endc(r, N, i)
+				continue
+			}
+			if (!--pend[i])
+				for (k = 1; k <= N; k++)
+					if (st[k] == 1 && ch[k] == i) { st[k] = 2; t[k] = now + endc(r, N, i) }
+			st[w] = 4
+			continue
+		}
+		if (st[w] == 2) {
+			st[w] = 4
+			continue
+		}
+		if (nextc < nc) {
+			i = nextc++
+			if (rd[r, i] > now) now = rd[r, i]
+			ch[w] = i; own_w[w] = 1; en[w] = nu[i]
+			if (!nu[i]) { st[w] = 2; t[w] = now + endc(r, N, i); continue }
+			st[w] = 0; nx[w] = 1; t[w] = now + ucost(r, N, i, 0)
+			continue
+		}
+		v = 0; most = 0
+		for (k = 1; k <= N; k++) {
+			if (st[k] != 0)
+				continue
+			hb = half(ch[k], nx[k], en[k])
+			if (hb > most) { most = hb; v = k; vmid = hmid }
+		}
+		if (v && most >= part_min) {
+			i = ch[v]
+			ch[w] = i; own_w[w] = 0; en[w] = en[v]; en[v] = vmid; pend[i]++
+			st[w] = 0; nx[w] = vmid + 1; t[w] = now + povh + ucost(r, N, i, vmid)
+			continue
+		}
+		st[w] = 3
+	}
 	return span
 }
 # The wall of run r at N workers: the choosing of the FUNCs runs on as many threads as there are workers.
@@ -291,6 +403,22 @@ function paired_ratio(N,   r, k, v) {
 	return k ? median_of(v, k) : 1e9
 }
 END {
+	for (i = 0; i < nc; i++) {
+		cum[i, 0] = 0
+		for (j = 0; j < nu[i]; j++)
+			cum[i, j + 1] = cum[i, j] + ub[i, j]
+	}
+	# What a part costs more than its units at its chunk'"'"'s rate: the median over the
+	# parts of the -j2 runs (0 when none was taken).
+	k = 0
+	for (p = 1; p <= np; p++) {
+		if (!((pr[p], pc[p]) in own2) || ownb2[pr[p], pc[p]] <= 0)
+			continue
+		o = pw[p] - pb[p] * own2[pr[p], pc[p]] / ownb2[pr[p], pc[p]]
+		po[++k] = o > 0 ? o : 0
+	}
+	povh = k ? median_of(po, k) : 0
+	nparts = k
 	serial = merge_t + funcs_t + dedup_t + close_t + write_t
 	printf "cores: %s\n", file
 	printf "  %d chunks: %.3f s, the largest %.3f s (%.3f s beside another worker); " \
@@ -299,7 +427,8 @@ END {
 		"closing %.3f, writing %.3f)\n", n, sum, big, sum2, serial, merge_t, funcs_t, choose_t,
 		dedup_t, close_t, write_t
 	printf "  fixed: reading %.3f s, the rest of the process %.3f s, encoding outside the " \
-		"chunks %.3f s; a worker to start %.5f s (medians)\n", read_t, other, outside, start_cost
+		"chunks %.3f s; a worker to start %.5f s (medians); a part %.4f s more than its " \
+		"units (median of %d parts at -j2)\n", read_t, other, outside, start_cost, povh, nparts
 	printf "\n  %7s %18s %14s\n", "workers", "modelled wall (s)", "/ ours -j1"
 	for (N = 1; N <= 64; N *= 2) {
 		m[N] = model(N)
@@ -323,8 +452,8 @@ END {
 	print ok ? "  the model is within 5% at -j1 and -j2 (pairs)" : \
 		"  FAIL: the model is more than 5% off at -j1 or -j2 (pairs)"
 	exit !ok
-}' chunks="$tmp/chunks" record="$tmp/record" meas1="$tmp/ours-j1" meas2="$tmp/ours-j2" \
-	"$tmp/chunks" "$tmp/record" "$tmp/ours-j1" "$tmp/ours-j2" > "$tmp/model" && model_ok=1 || model_ok=0
+}' chunks="$tmp/chunks" record="$tmp/record" meas1="$tmp/ours-j1" meas2="$tmp/ours-j2" units="$tmp/units" \
+	"$tmp/chunks" "$tmp/units" "$tmp/record" "$tmp/ours-j1" "$tmp/ours-j2" > "$tmp/model" && model_ok=1 || model_ok=0
 cat "$tmp/model"
 
 echo

@@ -10,7 +10,8 @@
 #              each other, encoded as one CU by one worker
 #   clang      the C sources of this tree by clang -O2 -gdwarf-5, in v1.32
 #              mode: location lists by index, which libdw reads, entry
-#              values in them read in libdw's one unit of the file's lists
+#              values in them read in libdw's one unit of the file's lists;
+#              and with its chunks in parts (PAHOLE_SPLIT_CHUNKS)
 #   module     the corpus's nf_conntrack.ko, split over its vmlinux's BTF
 #   dwz        dwz's partial units, imported by CUs that are encoded one by
 #              one (a Linux no-LTO note), in v1.32 mode: every worker whose
@@ -109,6 +110,12 @@ n=$(find "$TMP/clang" -name '*.o' | wc -l)
 ld -r -o "$TMP/clang.o" "$TMP"/clang/*.o || die "ld -r failed"
 PAHOLE_COMPAT=v1.32 race helgrind "clang -O2 DWARF 5, lists read by libdw" "$TMP/clang.o"
 PAHOLE_COMPAT=v1.32 race drd "clang -O2 DWARF 5, lists read by libdw" "$TMP/clang.o"
+# Its chunks in parts (PAHOLE_SPLIT_CHUNKS), and the backs of others' units,
+# however small, taken by the workers before each chunk (dwarf_chunks.c):
+# the ranges' words, the parts' encoders, the chunk's wait for its parts.
+PAHOLE_COMPAT=v1.32 PAHOLE_SPLIT_CHUNKS=1 race helgrind "clang -O2 DWARF 5, chunks in parts" \
+	"$TMP/clang.o"
+PAHOLE_COMPAT=v1.32 PAHOLE_SPLIT_CHUNKS=1 race drd "clang -O2 DWARF 5, chunks in parts" "$TMP/clang.o"
 
 base=$CORPUS/reference/vmlinux.default.btf
 # Under helgrind alone: drd reads the same accesses, for a minute of CI.

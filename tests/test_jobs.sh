@@ -20,6 +20,9 @@
 #   vmlinux    the corpus vmlinux, with true_signature too, and as v1.32
 #              (the tests run as v1.31: tests/lib.sh), and VMLINUX_RUNS (3)
 #              runs of -j8 must agree
+# Each also at -j3 and -j1 with its chunks in parts (PAHOLE_SPLIT_CHUNKS: the
+# back of each encoded apart, as a worker with no chunk left takes it from
+# another); the multi-cu objects and vmlinux must have been parted.
 # The corpus parts are skipped (with a note) when ../shared is missing.
 #
 # Under ThreadSanitizer (SANITIZER=thread, set by tests/CMakeLists.txt in a
@@ -116,8 +119,12 @@ same_as_first()
 	fi
 }
 
-# jobs_agree LABEL INPUT [OPTION...]: encode INPUT with each -jN of JOBS_LIST;
-# one "ok" line when every output has the bytes of the first.
+# jobs_agree LABEL INPUT [OPTION...]: encode INPUT with each -jN of JOBS_LIST,
+# and at -j1 and -j3 with every chunk of two CUs and more in two parts, the
+# second encoded apart as a worker that takes the back of another's chunk
+# does (PAHOLE_SPLIT_CHUNKS, dwarf_chunks.c); one "ok" line when every output
+# has the bytes of the first.  JOBS_PARTS: the parts the -j1 split run took
+# (its -V line), for the caller to check that there were some.
 jobs_agree()
 {
 	local label=$1 input=$2 name first="" out n bad=0 start list=""
@@ -129,10 +136,28 @@ jobs_agree()
 		out=$TMP/$name.j$n.btf
 		same_as_first "$label -j$n" first "$out" "$input" -j"$n" "$@" || bad=1
 	done
+	JOBS_PARTS=
+	for n in 3 1; do
+		list+=", -j$n in parts"
+		out=$TMP/$name.split.j$n.btf
+		PAHOLE_SPLIT_CHUNKS=1 same_as_first "$label -j$n, chunks in parts" first "$out" \
+			"$input" -j"$n" -V "$@" || bad=1
+		JOBS_PARTS=$(sed -n 's/^pahole: parts of chunks taken: \([0-9]*\),.*/\1/p' "$out.log")
+	done
 	[ $bad -eq 0 ] && [ -n "$first" ] &&
-		ok "$label: $list give the same $(stat -c %s "$first") bytes ($(elapsed "$start") s)"
-	rm -f "$TMP/$name".j*.btf "$TMP/$name".j*.btf.log
+		ok "$label: $list ($JOBS_PARTS parts) give the same $(stat -c %s "$first") bytes ($(elapsed "$start") s)"
+	rm -f "$TMP/$name".j*.btf "$TMP/$name".j*.btf.log "$TMP/$name".split.*
 	return $bad
+}
+
+# parts_taken LABEL: the last jobs_agree's split run took parts of chunks.
+parts_taken()
+{
+	if [ "${JOBS_PARTS:-0}" -gt 0 ]; then
+		ok "$1: the split run took $JOBS_PARTS parts of chunks"
+	else
+		not_ok "$1: the split run took no part of a chunk (-V: '${JOBS_PARTS:-no line}')"
+	fi
 }
 
 # compile SRC OBJ: compile a fixture with -g -O2 -c, with gcc unless its
@@ -251,6 +276,7 @@ for src in "$MC"/*.c; do
 done
 if ld -r -o "$TMP/multi_rel.o" "${MC_OBJS[@]}" "${FIXTURE_OBJS[@]}" 2> "$TMP/ld.err"; then
 	jobs_agree "multi-cu relocatable ($((${#MC_OBJS[@]} + ${#FIXTURE_OBJS[@]})) CUs)" "$TMP/multi_rel.o"
+	parts_taken "multi-cu relocatable"
 else
 	not_ok "multi-cu relocatable: ld -r failed"
 	sed 's/^/    /' "$TMP/ld.err"
@@ -261,6 +287,7 @@ if gcc -g -O2 -o "$TMP/multi_exe" "${MC_OBJS[@]}" "${FIXTURE_OBJS[@]}" 2> "$TMP/
 	if encode "multi-cu base" "$TMP/multi_base.btf" "$MC/cu0.o" -j1; then
 		jobs_agree "multi-cu relocatable, split over a base" "$TMP/multi_rel.o" \
 			--btf_base "$TMP/multi_base.btf"
+		parts_taken "multi-cu relocatable, split over a base"
 	fi
 else
 	not_ok "multi-cu executable: gcc link failed"
@@ -324,9 +351,11 @@ elif [ "$TEST_JOBS_VMLINUX" = tsan ]; then
 	rm -f "$TMP/vmlinux.j4.btf"
 else
 	jobs_agree vmlinux "$vmlinux"
+	parts_taken vmlinux
 	jobs_agree "vmlinux, true_signature" "$vmlinux" --btf_features=true_signature
 	# The later release's rules (arrays, FUNCs) in the same chunks.
 	PAHOLE_COMPAT=v1.32 jobs_agree "vmlinux, v1.32" "$vmlinux"
+	parts_taken "vmlinux, v1.32"
 	# Repeated runs with the most threads: scheduling differs every time.
 	start=$(now)
 	bad=0
