@@ -20,7 +20,10 @@
 #     file and "No space left on device", nothing changed or left behind;
 #  5. read-only: a 0444 file, a 0555 directory (as an unprivileged user),
 #     an immutable file or directory and a read-only mount (as root): exit 1,
-#     one line naming the file, nothing changed or left behind.
+#     one line naming the file, nothing changed or left behind;
+#  6. a detached output over a hard-linked file, a symlink (each then a file
+#     of its own holding the BTF, the other name and the target untouched)
+#     and a directory (exit 1, one line, the directory still there).
 # KILL_TRIES (8) and SIG_TRIES (2) set how many SIGKILLs, and SIGTERMs and
 # SIGINTs each, part 3 spreads evenly over one run (fewer when encoding is slow).
 KILL_TRIES=${KILL_TRIES:-8}
@@ -716,5 +719,42 @@ if $IS_ROOT; then
 		echo "(cannot mount a tmpfs: the read-only mount case skipped)"
 	fi
 fi
+
+# ---------------------------------------------------------------------------
+# 6. A detached output where something is already (btf_writer.c: over a
+# regular file the names are exchanged and the old file unlinked, else a
+# rename): the BTF, whole, where the name was, and nothing else moved.
+echo "== 6. a detached output over what is there"
+d=$TMP/over
+mkdir "$d"
+"$PAHOLE" -J --btf_features=default --btf_encode_detached="$d/ref.btf" "$TMP/sample.o" ||
+	die "sample.o: detached encoding failed"
+echo old > "$d/file.btf"
+ln "$d/file.btf" "$d/link.btf"
+echo target > "$d/target"
+ln -s target "$d/sym.btf"
+mkdir "$d/dir.btf"
+for name in file.btf sym.btf; do
+	what="over a $([ "$name" = sym.btf ] && echo symlink || echo hard-linked file)"
+	if "$PAHOLE" -J --btf_features=default --btf_encode_detached="$d/$name" "$TMP/sample.o" &&
+		[ -f "$d/$name" ] && [ ! -L "$d/$name" ] && cmp -s "$d/ref.btf" "$d/$name"; then
+		ok "$what: the BTF is there, a file of its own"
+	else
+		not_ok "$what: no BTF of its own at $name"
+	fi
+	check_no_temps "$what" "$d"
+done
+[ "$(cat "$d/link.btf")" = old ] && ok "over a hard-linked file: its other name keeps the old bytes" ||
+	not_ok "over a hard-linked file: its other name lost the old bytes"
+[ "$(cat "$d/target")" = target ] && ok "over a symlink: its target is untouched" ||
+	not_ok "over a symlink: its target changed"
+"$PAHOLE" -J --btf_features=default --btf_encode_detached="$d/dir.btf" "$TMP/sample.o" \
+	> /dev/null 2> "$TMP/stderr"
+RC=$?
+[ "$RC" -eq 1 ] && ok "over a directory: exit 1" || not_ok "over a directory: exit $RC, want 1"
+check_stderr_line "over a directory" "$d/dir.btf"
+[ -d "$d/dir.btf" ] && ok "over a directory: it is still there" ||
+	not_ok "over a directory: it is gone"
+check_no_temps "over a directory" "$d"
 
 finish
