@@ -33,7 +33,7 @@ void str_set__clear(struct str_set *s);
 void str_set__drop_index(struct str_set *s);
 void str_set__free(struct str_set *s);
 
-/* The hash of the @len bytes at @s that the set uses (FNV-1a), for indexes of strings elsewhere. */
+/* The hash of the @len bytes at @s that the set uses, for indexes of strings elsewhere. */
 uint32_t str_set__hash(const char *s, size_t len);
 
 #endif /* _LIB_STR_SET_H_ */
