@@ -18,8 +18,16 @@
 #   + the chunks scheduled on N workers as the encoder hands them out: in
 #     index order, each to the first worker free, but not before the scan
 #     of the units has published its units ("ready at R s": the workers
-#     start beside libdw's interning of the units, dwarf_scan.c); a chunk
-#     costs its wall less what taking it waited for them ("waited W s")
+#     start beside libdw's interning of the units, dwarf_scan.c); a chunk's
+#     units cost their bytes at the chunk's rate (its own units' wall, less
+#     what taking it waited for them, "waited W s", over their bytes: -V
+#     lists each unit's bytes), its end (its dedup) "end E s"; once the
+#     queue is empty a free worker takes the back half, by bytes, of the
+#     units not begun of the range with most left, of the least bytes -V
+#     names ("parts of chunks taken: ..., each of B bytes at least"), as
+#     dwarf_chunks.c does, which costs it what a part cost more than its
+#     bytes at -j2 (the median; 0 when no -j2 run took one), and a chunk
+#     ends once its worker and every part are done
 #   + the phases after the workers (merge, functions and variables, dedup,
 #     closing the DWARF, writing), serial but for the choosing of the FUNCs
 #     in v1.32 mode, which N threads share ("choosing X s on 1 threads").
