@@ -46,7 +46,8 @@ uint32_t str_set__hash(const char *s, size_t len)
 /* Room for @len more bytes and one more string. */
 static int str_set__grow(struct str_set *s, size_t len)
 {
-	uint32_t mask, i, *slots;
+	uint64_t *slots;
+	uint32_t mask, i;
 
 	if (s->len + len > s->cap) {
 		uint32_t cap = s->cap ? s->cap : 4096;
@@ -67,14 +68,13 @@ static int str_set__grow(struct str_set *s, size_t len)
 	if (!slots)
 		return -ENOMEM;
 	for (i = 0; s->mask && i <= s->mask; i++) {
-		uint32_t off = s->slots[i], j;
+		uint32_t j;
 
-		if (!off)
+		if (!s->slots[i])
 			continue;
-		j = str_set__hash(s->data + off - 1, strlen(s->data + off - 1)) & mask;
-		while (slots[j])
-			j = (j + 1) & mask;
-		slots[j] = off;
+		for (j = (s->slots[i] >> 32) & mask; slots[j]; j = (j + 1) & mask)
+			;
+		slots[j] = s->slots[i];
 	}
 	free(s->slots);
 	s->slots = slots;
@@ -82,25 +82,39 @@ static int str_set__grow(struct str_set *s, size_t len)
 	return 0;
 }
 
+/*
+ * The slot of the @len bytes at @str, whose hash is @hash: where they are,
+ * else the empty slot that ends their probe.
+ */
+static uint32_t str_set__slot(const struct str_set *s, const char *str, size_t len, uint32_t hash)
+{
+	uint32_t i;
+
+	for (i = hash & s->mask; s->slots[i]; i = (i + 1) & s->mask) {
+		const char *t = s->data + (uint32_t)s->slots[i] - 1;
+
+		if ((uint32_t)(s->slots[i] >> 32) == hash && !memcmp(t, str, len) && !t[len])
+			break;
+	}
+	return i;
+}
+
 int str_set__add(struct str_set *s, const char *str)
 {
 	size_t len = strlen(str);
-	uint32_t i;
+	uint32_t i, hash = str_set__hash(str, len);
 	int err = str_set__grow(s, len + 1);
 
 	if (err)
 		return err;
-	for (i = str_set__hash(str, len) & s->mask; s->slots[i]; i = (i + 1) & s->mask) {
-		const char *t = s->data + s->slots[i] - 1;
-
-		if (!memcmp(t, str, len) && !t[len])
-			return s->slots[i] - 1;
-	}
-	s->slots[i] = s->len + 1;
+	i = str_set__slot(s, str, len, hash);
+	if (s->slots[i])
+		return (uint32_t)s->slots[i] - 1;
+	s->slots[i] = (uint64_t)hash << 32 | (s->len + 1);
 	memcpy(s->data + s->len, str, len + 1);
 	s->nr++;
 	s->len += len + 1;
-	return s->slots[i] - 1;
+	return (uint32_t)s->slots[i] - 1;
 }
 
 int str_set__find(const struct str_set *s, const char *str, size_t len, uint32_t hash)
@@ -109,13 +123,8 @@ int str_set__find(const struct str_set *s, const char *str, size_t len, uint32_t
 
 	if (!s->mask)
 		return -ENOENT;
-	for (i = hash & s->mask; s->slots[i]; i = (i + 1) & s->mask) {
-		const char *t = s->data + s->slots[i] - 1;
-
-		if (!memcmp(t, str, len) && !t[len])
-			return s->slots[i] - 1;
-	}
-	return -ENOENT;
+	i = str_set__slot(s, str, len, hash);
+	return s->slots[i] ? (int)((uint32_t)s->slots[i] - 1) : -ENOENT;
 }
 
 void str_set__clear(struct str_set *s)

@@ -17,7 +17,13 @@ struct str_set {
 	char *data; /* a buffer of lib/grow.h's, of @cap bytes: str_set__free() frees it */
 	uint32_t len; /* bytes of data used */
 	uint32_t cap;
-	uint32_t *slots, mask, nr; /* open addressing: offsets + 1 by content; 0 is empty */
+	/*
+	 * Open addressing by content: each slot a string's hash << 32 | its
+	 * offset + 1 (0: empty), so that a probe compares the strings only
+	 * when their hashes agree, and growing hashes none again.
+	 */
+	uint64_t *slots;
+	uint32_t mask, nr;
 };
 
 /* The offset of @str in @s->data, added at the end if it is not there yet. */
