@@ -131,7 +131,8 @@ int btf_dedup__btf(struct btf_build *b, const struct btf_dedup_rules *rules, voi
  * a thread of its own (or in the caller's, where none can be started): the
  * caller may go on adding to @b.  btf_dedup_bg__finish() waits for them,
  * takes the types added since, and runs the reference pass over those:
- * what btf_dedup__btf() gives for @b as it is then, and @bg goes.  A type added
+ * what btf_dedup__btf() gives for @b as it is then, the output written by
+ * @nr_threads threads (par_for()), and @bg goes.  A type added
  * since that the first passes would have met is -EINVAL; the pointer rule
  * is not run so (-EOPNOTSUPP from btf_dedup_bg__start()).
  * btf_dedup_bg__delete() is for a caller that does not finish.
@@ -139,8 +140,8 @@ int btf_dedup__btf(struct btf_build *b, const struct btf_dedup_rules *rules, voi
 struct btf_dedup_bg;
 int btf_dedup_bg__start(const struct btf_build *b, const struct btf_dedup_rules *rules,
 			struct btf_dedup_bg **out);
-int btf_dedup_bg__finish(struct btf_dedup_bg *bg, struct btf_build *b, void **raw, uint32_t *size,
-			 uint32_t *nr_types);
+int btf_dedup_bg__finish(struct btf_dedup_bg *bg, struct btf_build *b, unsigned int nr_threads,
+			 void **raw, uint32_t *size, uint32_t *nr_types);
 void btf_dedup_bg__delete(struct btf_dedup_bg *bg);
 
 #endif /* _BTF_DEDUP_H_ */

@@ -18,6 +18,7 @@
 #include "lib/btf_build.h"
 #include "lib/btf_types.h"
 #include "lib/grow.h"
+#include "lib/par_for.h"
 #include "lib/populate.h"
 #include "lib/str_set.h"
 
@@ -270,30 +271,73 @@ struct dedup_strs {
 	uint32_t len;
 };
 
+/* The kept types one thread copies at a time (dedup__write()). */
+#define OUT_BLOCK 1024
+
+struct out_blocks {
+	struct dedup *d;
+	char *types; /* where the first kept type goes */
+	uint32_t *at; /* at[b]: where block b's first type goes, from @types */
+};
+
+/* Copies block @b of the kept types to the output, their IDs renumbered (par_for()). */
+static int out_block(void *ctx, size_t b, unsigned int thread)
+{
+	const struct out_blocks *o = ctx;
+	struct dedup *d = o->d;
+	size_t i, end = (b + 1) * OUT_BLOCK < d->kept.nr ? (b + 1) * OUT_BLOCK : d->kept.nr;
+	char *p = o->types + o->at[b];
+	int err = 0;
+
+	(void)thread;
+	for (i = b * OUT_BLOCK; i < end && !err; i++) {
+		const struct btf_type *t = split_type(d, d->kept.data[i]);
+		size_t n = btf_type__size(t);
+
+		memcpy(p, t, n);
+		err = btf_type__visit_ids((struct btf_type *)p, out_id, d);
+		p += n;
+	}
+	return err;
+}
+
 /*
  * The types that stand for themselves, in order, renumbered, then @strs;
- * the @nr IDs at @ids, held outside the types, renumbered too.
+ * the @nr IDs at @ids, held outside the types, renumbered too.  The types
+ * are copied in blocks by d->out_threads threads: where each block goes is
+ * known first, and renumbering only reads the dedup's maps.
  */
 static int dedup__write(struct dedup *d, const struct dedup_strs *strs, uint32_t *ids, size_t nr,
 			void **raw, uint32_t *size, uint32_t *nr_types)
 {
 	/* The hypothetical map is done with: it holds each kept type's new ID. */
 	uint32_t id, next = d->nb, len = 0;
+	size_t i, kept = 0, nr_blocks = (d->kept.nr + OUT_BLOCK - 1) / OUT_BLOCK;
+	struct out_blocks o = { .d = d, .at = malloc((nr_blocks ?: 1) * sizeof(*o.at)) };
 	struct btf_header *hdr;
-	size_t i;
 	char *p;
 	int err = 0;
 
+	if (!o.at)
+		return -ENOMEM;
 	for (id = d->nb; id < d->nr; id++) {
 		d->ids[id].hypot = map_of(d, id) == id ? next++ : ID_UNSEEN;
-		if (map_of(d, id) == id)
-			len += btf_type__size(split_type(d, id));
+		if (map_of(d, id) != id)
+			continue;
+		if (kept++ % OUT_BLOCK == 0)
+			o.at[(kept - 1) / OUT_BLOCK] = len;
+		len += btf_type__size(split_type(d, id));
 	}
 	if ((uint64_t)len + strs->len > UINT32_MAX - sizeof(*hdr))
-		return -E2BIG;
-	err = dedup__room(&d->out, &d->out_cap, sizeof(*hdr) + len + strs->len, 1);
-	if (err)
+		err = -E2BIG;
+	/* d->kept lists the same types, in the same order. */
+	if (!err && kept != d->kept.nr)
+		err = -EPROTO;
+	err = err ?: dedup__room(&d->out, &d->out_cap, sizeof(*hdr) + len + strs->len, 1);
+	if (err) {
+		free(o.at);
 		return err;
+	}
 	/* Written whole: its pages mapped together (lib/populate.h). */
 	populate__write(d->out, sizeof(*hdr) + len + strs->len);
 	hdr = d->out;
@@ -304,13 +348,10 @@ static int dedup__write(struct dedup *d, const struct dedup_strs *strs, uint32_t
 				    .str_off = len,
 				    .str_len = strs->len };
 	p = (char *)(hdr + 1);
-	for (i = 0; i < d->kept.nr && !err; i++) {
-		struct btf_type *t = split_type(d, d->kept.data[i]);
-
-		memcpy(p, t, btf_type__size(t));
-		err = btf_type__visit_ids((struct btf_type *)p, out_id, d);
-		p += btf_type__size(t);
-	}
+	o.types = p;
+	err = par_for(d->out_threads ?: 1, nr_blocks, out_block, &o);
+	free(o.at);
+	p += len;
 	for (i = 0; i < nr && !err; i++)
 		err = ids[i] >= d->nr ? -EINVAL : out_id(&ids[i], d);
 	if (strs->len)
@@ -620,8 +661,8 @@ static int dedup__more(struct dedup *d, uint32_t n)
 	return 0;
 }
 
-int btf_dedup_bg__finish(struct btf_dedup_bg *bg, struct btf_build *b, void **raw, uint32_t *size,
-			 uint32_t *nr_types)
+int btf_dedup_bg__finish(struct btf_dedup_bg *bg, struct btf_build *b, unsigned int nr_threads,
+			 void **raw, uint32_t *size, uint32_t *nr_types)
 {
 	struct dedup *d = &bg->d;
 	uint32_t n = btf_build__type_cnt(b) - 1, first = d->nr, id;
@@ -629,6 +670,7 @@ int btf_dedup_bg__finish(struct btf_dedup_bg *bg, struct btf_build *b, void **ra
 						(struct dedup_strs){ "", 1 };
 	int err = dedup_bg__join(bg);
 
+	d->out_threads = nr_threads;
 	err = err ?: (n + 1 < first ? -EINVAL : dedup__more(d, n));
 	err = err ?: dedup__point(d, first, n, b->offs, b->types);
 	d->nr = err ? d->nr : 1 + n;

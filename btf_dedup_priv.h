@@ -45,6 +45,7 @@ struct dedup_hypot {
 
 struct dedup {
 	const struct btf_base *base; /* NULL: a BTF of its own (btf_dedup__whole()) */
+	unsigned int out_threads; /* that write the output (dedup__write()): 0 or 1, the caller */
 	uint32_t nb; /* base types with void: the module's first type ID */
 	uint32_t nr; /* base and module types with void */
 	/* The module's types, in its BTF, rewritten in place: IDs after the base's. */

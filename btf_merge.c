@@ -206,19 +206,20 @@ static bool btf_encoders__dedup_early(const struct btf_encoder_input *in, unsign
 /*
  * The merged BTF @merged deduplicated into @out's raw bytes, but for
  * distilled_base, whose split BTF is libbpf's, into a new *@btf: by the
- * dedup @bg started, unless NULL.  @merged's memory goes: it is of no use
+ * dedup @bg started, unless NULL, its output written by @nr_threads.  @merged's memory goes: it is of no use
  * after.
  */
 static int btf_encoders__dedup(const struct btf_encoder_input *in, struct btf_build *merged,
-			       bool ptrs_unique, struct btf_dedup_bg *bg, struct btf_encoded *out,
-			       struct btf **btf, uint32_t *nr_types)
+			       bool ptrs_unique, struct btf_dedup_bg *bg, unsigned int nr_threads,
+			       struct btf_encoded *out, struct btf **btf, uint32_t *nr_types)
 {
 	const struct btf_encoder_conf *conf = in->conf;
 	int err = conf->dedup_input ? btf_encoders__save_input(conf, merged) : 0;
 	struct btf_dedup_rules rules;
 
 	if (bg) {
-		err = btf_dedup_bg__finish(bg, merged, &out->raw, &out->raw_size, nr_types);
+		err = btf_dedup_bg__finish(bg, merged, nr_threads, &out->raw, &out->raw_size,
+					   nr_types);
 	} else if (!err && conf->base && btf_sink__split_raw(in)) {
 		rules = btf_encoders__dedup_rules(conf, true);
 		err = btf_dedup__split(merged, conf->base, &rules, &out->raw, &out->raw_size,
@@ -340,7 +341,8 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, unsigned
 		err = btf_encoders__add_vars(encoders, nr, merged, out);
 	t_funcs = clock__now();
 	if (!err)
-		err = btf_encoders__dedup(in, merged, ptrs_unique, bg, out, &btf, &nr_out);
+		err = btf_encoders__dedup(in, merged, ptrs_unique, bg, nr_workers, out, &btf,
+					  &nr_out);
 	else
 		btf_dedup_bg__delete(bg);
 	if (!err && !conf->base && !in->whole_dedup) {
