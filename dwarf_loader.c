@@ -499,6 +499,15 @@ int dwarf_loader__open(const char *path, struct dwarf_loader **out, char *why, s
 		*cause = strerror(-err);
 		goto fail;
 	}
+	/*
+	 * libdw looks for the alternate file the first time it is asked for one
+	 * (dwarf_getalt(): a DW_FORM_GNU_strp_alt or strp_sup string's
+	 * dwarf_formstring() asks) and notes what it found, or that there is
+	 * none, without a lock: asked here, before the workers, theirs only
+	 * read that (a fuzzed file whose unit names were strp_sup: two workers'
+	 * lookups at once crashed in libdw).
+	 */
+	(void)dwarf_getalt(l->dwarf);
 	/* As v1.32: with partial units from an alternate file, the units are one. */
 	l->merged |= l->alt.units.nr > 0;
 	if (!dwarf_loader__section(l->dwarf, "info", &l->debug_info, &l->debug_info_end))
