@@ -485,7 +485,8 @@ static void worker__encode_part(struct worker *w, struct chunk_range *r, unsigne
 	struct chunk_run *run = r->run;
 	const struct dwarf_chunk *chunk = run->chunk;
 	struct chunk_clock start = chunk_clock__now(q->verbose);
-	uint32_t first = atomic_load(&r->span) >> 32, end = (uint32_t)atomic_load(&r->span);
+	uint64_t span = atomic_load(&r->span);
+	uint32_t first = span >> 32, end;
 	void *ctx = NULL, **slot;
 	unsigned int i;
 	int err = ops->part_new(ops->user, w->ctx, &ctx);
@@ -599,7 +600,10 @@ static int chunk_run__end(struct chunk_run *run, const struct dwarf_chunk_ops *o
 	return err;
 }
 
-/* With -V, what @chunk took, from @start (the end of the worker's last chunk) to @t[2]. */
+/*
+ * With -V, what @run's chunk took from @start (the end of the worker's last
+ * chunk): its own units to @t[0], the wait for its parts to @t[1], its end.
+ */
 static void cu_queue__note(struct cu_queue *q, const struct chunk_run *run,
 			   struct chunk_clock start, const double *t, const struct chunk_wait *wait)
 {

@@ -157,6 +157,20 @@ static inline void max_named_ids(const uint32_t *w, unsigned int vlen, unsigned 
 }
 
 /*
+ * The items of members or params, @step words each, a name then a type:
+ * their types into *@max_id and, unless @max_str is NULL, their names
+ * into *@max_str.
+ */
+static inline void max_item_refs(const uint32_t *w, unsigned int vlen, unsigned int step,
+				 uint32_t *max_id, uint32_t *max_str)
+{
+	if (max_str)
+		max_named_ids(w, vlen, step, max_id, max_str);
+	else
+		max_words(w, vlen, step, 1, max_id);
+}
+
+/*
  * Raises *@max_id to the largest type ID @t refers to (those visit_ids
  * visits) and, unless @max_str is NULL, *@max_str to its largest string
  * offset (those of btf_type__visit_strs()); @t of kind table entry @ops,
@@ -181,17 +195,11 @@ static inline void max_refs(const struct btf_type *t, const struct btf_kind_ops 
 		*max_id = a->index_type > *max_id ? a->index_type : *max_id;
 		break;
 	case BTF_IDS_members:
-		if (max_str)
-			max_named_ids(items, vlen, sizeof(struct btf_member) / 4, max_id, max_str);
-		else
-			max_words(items, vlen, sizeof(struct btf_member) / 4, 1, max_id);
+		max_item_refs(items, vlen, sizeof(struct btf_member) / 4, max_id, max_str);
 		break;
 	case BTF_IDS_proto:
 		*max_id = t->type > *max_id ? t->type : *max_id;
-		if (max_str)
-			max_named_ids(items, vlen, sizeof(struct btf_param) / 4, max_id, max_str);
-		else
-			max_words(items, vlen, sizeof(struct btf_param) / 4, 1, max_id);
+		max_item_refs(items, vlen, sizeof(struct btf_param) / 4, max_id, max_str);
 		break;
 	case BTF_IDS_datasec:
 		max_words(items, vlen, sizeof(struct btf_var_secinfo) / 4, 0, max_id);
