@@ -3,8 +3,9 @@
 #define _BTF_DEDUP_PRIV_H_ 1
 
 /*
- * What the two halves of our dedup share: btf_dedup_split.c decides each
- * type's representative, as libbpf would; btf_dedup_io.c loads the types
+ * What the parts of our dedup share: btf_dedup_split.c decides each
+ * type's representative, as libbpf would, btf_dedup_fwds.c that of the
+ * FWDs no type graph resolved; btf_dedup_io.c loads the types
  * (a module's over a base, or a BTF of its own), runs it and writes the
  * types kept.  One thread, one dedup.
  */
@@ -12,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <bpf/btf.h>
 #include <linux/btf.h>
 
 #include "btf_base.h"
@@ -129,6 +131,12 @@ static inline void hypot_set(struct dedup *d, uint32_t id, uint32_t to)
 static inline bool is_mapped(const struct dedup *d, uint32_t id)
 {
 	return map_of(d, id) <= ID_MAX;
+}
+
+/* The kind a FWD declares: its kflag says a union. */
+static inline unsigned int fwd_kind(const struct btf_type *t)
+{
+	return btf_kflag(t) ? BTF_KIND_UNION : BTF_KIND_STRUCT;
 }
 
 /* The representative of @id as far as it is known. */
