@@ -25,6 +25,7 @@
 struct chunk_time {
 	uint32_t index, nr_units;
 	uint64_t bytes;
+	uint64_t share; /* chunk_share(): what a worker deciding took it for */
 	/*
 	 * When the scan had published its last unit (since the workers
 	 * started, or 0), and how long the worker waited for it in taking it.
@@ -76,6 +77,9 @@ struct chunk_run {
 struct chunk_range {
 	struct chunk_run *run;
 	_Atomic uint64_t span;
+	/* Set with @run: when the range was begun (CLOCK_MONOTONIC), from which unit. */
+	double begun;
+	uint32_t first;
 };
 
 struct worker;
@@ -90,6 +94,14 @@ struct cu_queue {
 	uint32_t next_unit; /* of the next unit libdw lists (dwarf_loader__wait_unit()) */
 	double start; /* when the workers started (CLOCK_MONOTONIC), for -V */
 	uint32_t next_chunk;
+	uint64_t next_start; /* the .debug_info offset the next chunk begins at */
+	/*
+	 * What the chunks ended so far took (cu_queue__urgent()): the walls of
+	 * their own units, from their taking, the bytes of those, the walls of
+	 * their ends.
+	 */
+	double units_wall, ends_wall;
+	uint64_t units_bytes;
 	bool done;
 	int err;
 	unsigned int partial_skipped; /* partial units left out, units one by one */
@@ -176,6 +188,19 @@ static uint64_t chunk_bytes(const struct dwarf_loader *l, Dwarf_Off start)
 	if (start < size - size / DWARF_LOADER_TAIL)
 		return size / DWARF_LOADER_CHUNKS ?: 1;
 	return size / (DWARF_LOADER_CHUNKS * DWARF_LOADER_TAIL_SPLIT) ?: 1;
+}
+
+/*
+ * The bytes a chunk starting at @start is expected to have before it is
+ * taken: its share, but no more than is left of the section (0: not known).
+ */
+static uint64_t chunk_share(const struct dwarf_loader *l, uint64_t start)
+{
+	uint64_t share = chunk_bytes(l, start);
+
+	return start >= l->info_sec_size	? 0 :
+	       share < l->info_sec_size - start ? share :
+						  l->info_sec_size - start;
 }
 
 /* Room for one more unit in @chunk; false when out of memory. */
@@ -327,8 +352,10 @@ static bool cu_queue__take(struct cu_queue *q, struct dwarf_chunk *chunk, struct
 			break;
 	}
 	taken = taken && !q->err;
-	if (taken)
+	if (taken) {
 		q->next_chunk++;
+		q->next_start = chunk->end;
+	}
 	pthread_mutex_unlock(&q->lock);
 	return taken;
 }
@@ -450,6 +477,8 @@ static bool chunk_range__part(struct chunk_range *from, struct chunk_range *to, 
 	*index = p - run->parts.data;
 	run->pending++;
 	to->run = run;
+	to->first = mid;
+	to->begun = clock_seconds(CLOCK_MONOTONIC);
 	atomic_store(&to->span, span__make(mid, (uint32_t)v));
 	return true;
 }
@@ -514,21 +543,14 @@ static void worker__encode_part(struct worker *w, struct chunk_range *r, unsigne
 	pthread_mutex_unlock(&q->lock);
 }
 
-/*
- * Once the queue is empty: the back half of the range with most bytes left
- * of the other workers', taken and encoded as a part.  False when no range
- * has q->part_min bytes to give (ranges only shrink now), or a worker failed.
- */
-static bool worker__take_part(struct worker *w)
+/* Under the queue's lock: the range of another worker with most bytes to give a part, or NULL. */
+static struct chunk_range *cu_queue__most_left(struct cu_queue *q, const struct worker *w)
 {
-	struct cu_queue *q = w->queue;
 	struct chunk_range *best = NULL;
 	uint64_t most = 0;
-	unsigned int k, index;
-	bool taken = false;
+	unsigned int k;
 
-	pthread_mutex_lock(&q->lock);
-	for (k = 0; k < q->nr_workers && !q->err; k++) {
+	for (k = 0; k < q->nr_workers; k++) {
 		struct chunk_range *r = &q->workers[k].range;
 		uint32_t mid;
 		uint64_t half;
@@ -541,7 +563,72 @@ static bool worker__take_part(struct worker *w)
 			best = r;
 		}
 	}
-	if (best && most >= q->part_min)
+	return best;
+}
+
+/*
+ * Under the queue's lock, before a chunk is taken: the range of another
+ * worker whose chunk is to end after the next chunk would, were it begun
+ * now, or NULL.  By what the chunks ended so far took: the next chunk's
+ * units at their rate per byte and an end in the proportion of their ends
+ * to their units; a range's units left at the rate it has kept since it
+ * was begun, and its chunk's end in that proportion to its chunk's bytes
+ * at that rate.  A part of that range is more urgent: the ends cannot be
+ * shared out, and a large chunk that costs twice others' per byte, begun
+ * first, would end long after the rest (at 16 workers, the 6.1 vmlinux's
+ * 18 large chunks go in two rounds).  NULL too before any chunk has ended,
+ * or where the section's size is not known.
+ */
+static struct chunk_range *cu_queue__urgent(struct cu_queue *q, const struct worker *w)
+{
+	uint64_t next = chunk_share(q->loader, q->next_start);
+	struct chunk_range *best = NULL;
+	double rate, ends, most, now;
+	unsigned int k;
+
+	if (q->done || q->err || !next || !q->units_bytes || q->units_wall <= 0)
+		return NULL;
+	rate = q->units_wall / q->units_bytes;
+	ends = q->ends_wall / q->units_wall;
+	most = next * rate * (1 + ends);
+	now = clock_seconds(CLOCK_MONOTONIC);
+	for (k = 0; k < q->nr_workers; k++) {
+		struct chunk_range *r = &q->workers[k].range;
+		const uint64_t *upto = r->run ? r->run->upto : NULL;
+		uint64_t v = atomic_load(&r->span), done;
+		uint32_t next_unit = v >> 32, end = (uint32_t)v;
+		double own, left;
+
+		if (!upto || r == &w->range || next_unit >= end)
+			continue;
+		done = upto[next_unit] - upto[r->first];
+		own = done && now > r->begun ? (now - r->begun) / done : rate;
+		left = (upto[end] - upto[next_unit] + ends * upto[r->run->chunk->nr]) * own;
+		if (left > most) {
+			most = left;
+			best = r;
+		}
+	}
+	return best;
+}
+
+/*
+ * The back half of another worker's range, taken and encoded as a part:
+ * with @urgent, of cu_queue__urgent()'s range, before a chunk is taken;
+ * else (the queue is empty) of the range with most bytes left.  False
+ * when that range has not q->part_min bytes to give (with @urgent, when
+ * there is none), or a worker failed.
+ */
+static bool worker__take_part(struct worker *w, bool urgent)
+{
+	struct cu_queue *q = w->queue;
+	struct chunk_range *best;
+	unsigned int index;
+	bool taken = false;
+
+	pthread_mutex_lock(&q->lock);
+	best = q->err ? NULL : urgent ? cu_queue__urgent(q, w) : cu_queue__most_left(q, w);
+	if (best)
 		taken = chunk_range__part(best, &w->range, q->part_min, &index);
 	pthread_mutex_unlock(&q->lock);
 	if (taken)
@@ -600,6 +687,23 @@ static int chunk_run__end(struct chunk_run *run, const struct dwarf_chunk_ops *o
 	return err;
 }
 
+/* The bytes of the units @run's worker encoded itself: those before its first part (sorted). */
+static uint64_t chunk_run__own_bytes(const struct chunk_run *run)
+{
+	return run->parts.nr ? run->upto[run->parts.data[0].first] : run->upto[run->chunk->nr];
+}
+
+/* What @run's chunk took, from @begun, its own units to @t[0], its end from @t[1] to @t[2]. */
+static void cu_queue__cost(struct cu_queue *q, const struct chunk_run *run, double begun,
+			   const double *t)
+{
+	pthread_mutex_lock(&q->lock);
+	q->units_wall += t[0] - begun;
+	q->units_bytes += chunk_run__own_bytes(run);
+	q->ends_wall += t[2] - t[1];
+	pthread_mutex_unlock(&q->lock);
+}
+
 /*
  * With -V, what @run's chunk took from @start (the end of the worker's last
  * chunk): its own units to @t[0], the wait for its parts to @t[1], its end.
@@ -609,7 +713,7 @@ static void cu_queue__note(struct cu_queue *q, const struct chunk_run *run,
 {
 	const struct dwarf_chunk *chunk = run->chunk;
 	struct chunk_clock now;
-	uint64_t *bytes, own = run->upto[chunk->nr];
+	uint64_t *bytes, own = chunk_run__own_bytes(run);
 	struct chunk_time *tm;
 	unsigned int i;
 
@@ -619,14 +723,13 @@ static void cu_queue__note(struct cu_queue *q, const struct chunk_run *run,
 	bytes = malloc((chunk->nr ?: 1) * sizeof(*bytes));
 	for (i = 0; bytes && i < chunk->nr; i++)
 		bytes[i] = run->upto[i + 1] - run->upto[i];
-	if (run->parts.nr)
-		own = run->upto[run->parts.data[0].first];
 	pthread_mutex_lock(&q->lock);
 	tm = darray__push(&q->times);
 	if (tm)
 		*tm = (struct chunk_time){ .index = chunk->index,
 					   .nr_units = chunk->nr,
 					   .bytes = chunk->end - chunk->start,
+					   .share = chunk_share(q->loader, chunk->start),
 					   .ready = wait->ready,
 					   .waited = wait->waited,
 					   .cpu = now.cpu - start.cpu,
@@ -641,11 +744,6 @@ static void cu_queue__note(struct cu_queue *q, const struct chunk_run *run,
 	else
 		free(bytes);
 	pthread_mutex_unlock(&q->lock);
-}
-
-static double wall_now(bool verbose)
-{
-	return verbose ? clock_seconds(CLOCK_MONOTONIC) : 0;
 }
 
 /*
@@ -663,7 +761,7 @@ static int worker__chunk(struct worker *w, struct dwarf_chunk *chunk, struct chu
 	struct chunk_run run;
 	unsigned int i, own_index = 0;
 	bool split = false;
-	double t[2];
+	double begun = clock_seconds(CLOCK_MONOTONIC), t[3];
 	int err = chunk_run__init(&run, chunk);
 
 	if (err)
@@ -671,6 +769,8 @@ static int worker__chunk(struct worker *w, struct dwarf_chunk *chunk, struct chu
 	dwarf_loader__load_chunk(q->loader, q->dwarf, chunk);
 	pthread_mutex_lock(&q->lock);
 	atomic_store(&w->range.span, span__make(0, chunk->nr));
+	w->range.begun = begun;
+	w->range.first = 0;
 	/* Where the units are one, a chunk's refer to each other: never parted. */
 	w->range.run = q->loader->merged ? NULL : &run;
 	/* The odd ones are left whole, for the workers with none left to take parts of. */
@@ -682,18 +782,21 @@ static int worker__chunk(struct worker *w, struct dwarf_chunk *chunk, struct chu
 		err = ops->unit(w->ctx, chunk, i);
 	if (split)
 		worker__encode_part(w, &own_part, own_index);
-	t[0] = wall_now(q->verbose);
+	t[0] = clock_seconds(CLOCK_MONOTONIC);
 	pthread_mutex_lock(&q->lock);
 	w->range.run = NULL;
 	while (run.pending)
 		pthread_cond_wait(&run.ended, &q->lock);
 	err = err ?: q->err;
 	pthread_mutex_unlock(&q->lock);
-	t[1] = wall_now(q->verbose);
+	t[1] = clock_seconds(CLOCK_MONOTONIC);
 	err = err ?: chunk_run__end(&run, ops, w->ctx);
+	t[2] = clock_seconds(CLOCK_MONOTONIC);
 	dwarf_loader__drop_chunk(q->loader, chunk);
-	if (!err)
+	if (!err) {
+		cu_queue__cost(q, &run, begun, t);
 		cu_queue__note(q, &run, start, t, wait);
+	}
 	chunk_run__free(&run);
 	return err;
 }
@@ -713,8 +816,11 @@ static void *worker__run(void *arg)
 	for (;;) {
 		int err;
 
-		/* A test's (ops->split): the backs of others' units first, while chunks are left. */
-		if (q->ops->split && worker__take_part(w))
+		/*
+		 * A part more urgent than the next chunk, or, a test's
+		 * (ops->split), any back of others' units first.
+		 */
+		if (worker__take_part(w, !q->ops->split))
 			continue;
 		if (!cu_queue__take(q, chunk, &wait))
 			break;
@@ -727,7 +833,7 @@ static void *worker__run(void *arg)
 		start = chunk_clock__now(q->verbose);
 	}
 	/* The queue is empty: the backs of the chunks the others still encode. */
-	while (worker__take_part(w))
+	while (worker__take_part(w, false))
 		;
 	free(chunk->cu_die);
 	free(chunk->cu_index);
@@ -785,12 +891,13 @@ static void cu_queue__print_times(struct cu_queue *q)
 				pt->cpu, pt->wall);
 		}
 		fprintf(stderr,
-			"pahole: chunk %u: %u units, %llu bytes, %ld page faults, ready at %.4f s, "
-			"waited %.4f s, own units %.4f s for %llu bytes, %u parts waited for %.4f s, "
-			"end %.4f s, %.4f s CPU, %.4f s wall\n",
-			t->index, t->nr_units, (unsigned long long)t->bytes, t->faults, t->ready,
-			t->waited, t->own, (unsigned long long)t->own_bytes, t->nr_parts,
-			t->parts_wait, t->end, t->cpu, t->wall);
+			"pahole: chunk %u: %u units, %llu bytes, share %llu bytes, %ld page faults, "
+			"ready at %.4f s, waited %.4f s, own units %.4f s for %llu bytes, %u parts "
+			"waited for %.4f s, end %.4f s, %.4f s CPU, %.4f s wall\n",
+			t->index, t->nr_units, (unsigned long long)t->bytes,
+			(unsigned long long)t->share, t->faults, t->ready, t->waited, t->own,
+			(unsigned long long)t->own_bytes, t->nr_parts, t->parts_wait, t->end,
+			t->cpu, t->wall);
 	}
 }
 

@@ -92,8 +92,9 @@ part_min=
 # shellcheck disable=SC2016 # awk's, not the shell's
 chunk_awk='
 function chunk_line(idx,   f) {
-	ready = waited = own = ownb = end = 0
+	ready = waited = own = ownb = end = share = 0
 	for (f = 1; f < NF; f++) {
+		if ($f == "share") share = $(f + 1)
 		if ($f == "ready") ready = $(f + 2)
 		if ($f == "waited" && $(f + 1) != "for") waited = $(f + 1)
 		if ($f == "own") { own = $(f + 2); ownb = $(f + 5) }
@@ -119,6 +120,7 @@ record_j1()
 		chunk_line($3)
 		print "chunk", $3, $(NF - 2) - waited
 		print "ready", $3, ready
+		print "share", $3, share
 		print "chunkwall", $3, $(NF - 2)
 		print "own", $3, own - waited
 		print "ownb", $3, ownb
@@ -264,6 +266,7 @@ FILENAME == record && $2 == "phase2" { ph2[$1, $3] = $4 }
 FILENAME == record && $2 == "chunk" { c[$1, $3] = $4; if ($3 + 1 > nc) nc = $3 + 1 }
 FILENAME == record && $2 == "chunk2" { c2[$1, $3] = $4 }
 FILENAME == record && $2 == "ready" { rd[$1, $3] = $4 }
+FILENAME == record && $2 == "share" { shr[$3] = $4 }
 # The measured runs, by round: the pairs.
 FILENAME == meas1 { m1[FNR] = $1 }
 FILENAME == meas2 { m2[FNR] = $1 }
@@ -305,13 +308,16 @@ function half(i, lo, hi,   h, m) {
 # published it (as at -j1, where the scan has a core of its own); once none is left,
 # a free worker takes the back half of the units not begun of the range with most
 # left, PART_MIN bytes at least, for a part (which costs povh more), and a chunk ends
-# (its end, the dedup) once its worker and every part are done.  Each worker is at a
-# state: 0 a unit, 1 waiting for the parts of its chunk, 2 ending it, 3 done, 4 free.
+# (its end, the dedup) once its worker and every part are done.  Before a chunk is
+# taken, a part is more urgent where the chunk of a range is to end after the next chunk
+# would (urgent()).  Each worker is at a state: 0 a unit, 1 waiting for the parts of its
+# chunk, 2 ending it, 3 done, 4 free; begun at bg[w] at unit fs[w] of its range.
 function makespan(r, N,   w, k, i, now, best, nextc, span, v, most, hb) {
 	for (w = 1; w <= N; w++) { t[w] = 0; st[w] = 4 }
 	for (i = 0; i < nc; i++) pend[i] = 0
 	nextc = 0
 	span = 0
+	uw = ubs = ew = 0
 	for (;;) {
 		best = 0
 		for (w = 1; w <= N; w++)
@@ -332,6 +338,7 @@ function makespan(r, N,   w, k, i, now, best, nextc, span, v, most, hb) {
 			if (own_w[w]) {
 				st[w] = pend[i] ? 1 : 2
 				t[w] = now + endc(r, N, i)
+				oww[i] = now - bg[w]; owb[i] = cum[i, en[w]]
 				continue
 			}
 			if (!--pend[i])
@@ -341,13 +348,21 @@ function makespan(r, N,   w, k, i, now, best, nextc, span, v, most, hb) {
 			continue
 		}
 		if (st[w] == 2) {
+			# What dwarf_chunks.c counts of an ended chunk (cu_queue__cost()).
+			i = ch[w]
+			uw += oww[i]; ubs += owb[i]; ew += endc(r, N, i)
 			st[w] = 4
+			continue
+		}
+		v = nextc < nc ? urgent(r, N, w, now) : 0
+		if (v && half(ch[v], nx[v], en[v]) >= part_min) {
+			take_part(r, N, w, v, now)
 			continue
 		}
 		if (nextc < nc) {
 			i = nextc++
 			if (rd[r, i] > now) now = rd[r, i]
-			ch[w] = i; own_w[w] = 1; en[w] = nu[i]
+			ch[w] = i; own_w[w] = 1; en[w] = nu[i]; bg[w] = now; fs[w] = 0
 			if (!nu[i]) { st[w] = 2; t[w] = now + endc(r, N, i); continue }
 			st[w] = 0; nx[w] = 1; t[w] = now + ucost(r, N, i, 0)
 			continue
@@ -360,14 +375,39 @@ function makespan(r, N,   w, k, i, now, best, nextc, span, v, most, hb) {
 			if (hb > most) { most = hb; v = k; vmid = hmid }
 		}
 		if (v && most >= part_min) {
-			i = ch[v]
-			ch[w] = i; own_w[w] = 0; en[w] = en[v]; en[v] = vmid; pend[i]++
-			st[w] = 0; nx[w] = vmid + 1; t[w] = now + povh + ucost(r, N, i, vmid)
+			take_part(r, N, w, v, now)
 			continue
 		}
 		st[w] = 3
 	}
 	return span
+}
+# Worker w takes the back half of the units of worker v, from hmid (half() sets it), at now.
+function take_part(r, N, w, v, now,   i) {
+	half(ch[v], nx[v], en[v])
+	i = ch[v]
+	ch[w] = i; own_w[w] = 0; en[w] = en[v]; en[v] = hmid; pend[i]++; bg[w] = now; fs[w] = hmid
+	st[w] = 0; nx[w] = hmid + 1; t[w] = now + povh + ucost(r, N, i, hmid)
+}
+# As cu_queue__urgent(): the worker (not w) whose chunk is to end after the next chunk
+# would, begun at now, by what the chunks ended so far took; 0 for none.
+function urgent(r, N, w, now,   per_byte, ends, most, k, i, done, kept, left, best) {
+	if (ubs <= 0 || uw <= 0 || shr[nextc] <= 0)
+		return 0
+	per_byte = uw / ubs
+	ends = ew / uw
+	most = shr[nextc] * per_byte * (1 + ends)
+	best = 0
+	for (k = 1; k <= N; k++) {
+		if (k == w || st[k] != 0 || nx[k] >= en[k])
+			continue
+		i = ch[k]
+		done = cum[i, nx[k]] - cum[i, fs[k]]
+		kept = done > 0 && now > bg[k] ? (now - bg[k]) / done : per_byte
+		left = (cum[i, en[k]] - cum[i, nx[k]] + ends * cum[i, nu[i]]) * kept
+		if (left > most) { most = left; best = k }
+	}
+	return best
 }
 # The wall of run r at N workers: the choosing of the FUNCs runs on as many threads as there are workers.
 # From two workers on, the functions and variables (the choosing aside) and the dedup
