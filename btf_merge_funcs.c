@@ -209,38 +209,17 @@ static int kfunc__arena_ptrs(struct btf_build *btf, const struct btf_encoder_con
 	return err;
 }
 
-/*
- * A string of a FUNC, looked up before the FUNCs are added (the lookups by
- * many threads, the adding by one): its offset where the strings had it
- * then, else what adding it takes.
- */
-struct str_key {
-	int32_t off; /* -1: not there then */
-	uint32_t hash, len;
-};
-
-/* The offset of @str (NULL: none, 0), as @key (NULL: not looked up) says. */
-static int add_str_keyed(struct btf_build *btf, const char *str, const struct str_key *key)
-{
-	if (!key)
-		return str ? btf_build__add_str(btf, str) : 0;
-	return key->off >= 0 ? key->off : btf_build__add_str_hashed(btf, str, key->len, key->hash);
-}
-
 /* A FUNC_PROTO's parameter: libbpf's btf__add_func_param(), the name added first. */
-static int add_param(struct btf_build *btf, const char *name, uint32_t type,
-		     const struct str_key *key)
+static int add_param(struct btf_build *btf, const char *name, uint32_t type)
 {
-	int off = add_str_keyed(btf, name, key);
+	int off = name ? btf_build__add_str(btf, name) : 0;
 
 	return off < 0 ? off : btf_build__add_func_param(btf, off, type);
 }
 
-/* @keys: those of the FUNC's name then its parameters' (func_keys__add()), or NULL. */
 static int btf_encoders__add_func(struct btf_build *btf, const struct btf_encoder_conf *conf,
 				  const struct elf_functions_entry *entry, const char *name,
-				  const struct btf_func_state *s, bool as_kfunc,
-				  const struct str_key *keys)
+				  const struct btf_func_state *s, bool as_kfunc)
 {
 	uint32_t ret = btf_chunk__merged_id(s->chunk, s->ret_type), i, *params, few[16];
 	int proto, func, err;
@@ -255,7 +234,7 @@ static int btf_encoders__add_func(struct btf_build *btf, const struct btf_encode
 	err = as_kfunc ? kfunc__arena_ptrs(btf, conf, entry, &ret, params, s->nr_params) : 0;
 	proto = err ?: btf_build__add_func_proto(btf, ret);
 	for (i = 0; i < s->nr_params && proto > 0 && !err; i++)
-		err = add_param(btf, s->params[i].name, params[i], keys ? &keys[1 + i] : NULL);
+		err = add_param(btf, s->params[i].name, params[i]);
 	if (params != few)
 		free(params);
 	if (proto < 0)
@@ -267,7 +246,7 @@ static int btf_encoders__add_func(struct btf_build *btf, const struct btf_encode
 		if (err)
 			return err;
 	}
-	func = add_str_keyed(btf, name, keys);
+	func = btf_build__add_str(btf, name);
 	func = func < 0 ? func : btf_build__add_func(btf, func, BTF_FUNC_STATIC, proto);
 	if (func < 0)
 		return func;
@@ -619,7 +598,7 @@ static int btf_encoders__add_true_sig(const struct btf_encoder_conf *conf, struc
 		return 0;
 	if (ts.s) {
 		s = sig_state(ts.s, ts.mode);
-		err = btf_encoders__add_func(btf, conf, entry, ts.name, &s, ts.as_kfunc, NULL);
+		err = btf_encoders__add_func(btf, conf, entry, ts.name, &s, ts.as_kfunc);
 	}
 	/*
 	 * Where upstream's default has no FUNC of the name, ours (v1.31's)
@@ -645,19 +624,6 @@ struct func_choice {
 	bool as_kfunc;
 	bool seen; /* some encoder met the name */
 	struct func_skip_why why;
-	uint32_t keys_thread; /* with @s: its strings' keys, in that thread's func_keys */
-	uint32_t keys;
-};
-
-/*
- * The keys of the strings of the FUNCs one thread chose: those of a FUNC's
- * name and parameters, one after another; of those not there, how many and
- * their bytes, for the room to make before they are added.
- */
-struct func_keys {
-	DARRAY(struct str_key) v;
-	uint32_t nr_new;
-	uint64_t new_bytes;
 };
 
 /* The choosing: each name's choice depends on its sightings alone, so any thread may make it. */
@@ -669,51 +635,7 @@ struct func_chooser {
 	struct func_choice *choices; /* by entry */
 	struct sig_mismatch *said; /* by entry, with -V; else NULL */
 	struct sig_seen_set *sets; /* by thread */
-	struct func_keys *keys; /* by thread */
 };
-
-/* @str (NULL: none) looked up in @btf's strings, its key pushed on @k. */
-static int func_keys__push(struct func_keys *k, const struct btf_build *btf, const char *str)
-{
-	struct str_key *key = darray__push(&k->v);
-	size_t len = str ? strlen(str) : 0;
-
-	if (!key)
-		return -ENOMEM;
-	*key = (struct str_key){ .off = 0 };
-	if (!len)
-		return 0;
-	key->len = len;
-	key->hash = str_set__hash(str, len);
-	key->off = str_set__find(&btf->strs, str, len, key->hash);
-	if (key->off < 0) {
-		key->off = -1;
-		k->nr_new++;
-		k->new_bytes += len + 1;
-	}
-	return 0;
-}
-
-/*
- * The keys of @fc's FUNC (its name's, its parameters'), in thread @thread's
- * func_keys, looked up while no thread adds a string: most parameters'
- * names are the chunks' already, so that the FUNCs' adding, one by one,
- * neither hashes nor looks them up.
- */
-static int func_keys__add(struct func_chooser *ch, struct func_choice *fc, unsigned int thread)
-{
-	struct func_keys *k = &ch->keys[thread];
-	struct btf_func_state s = sig_state(fc->s, fc->mode);
-	uint32_t i;
-	int err;
-
-	fc->keys_thread = thread;
-	fc->keys = k->v.nr;
-	err = func_keys__push(k, ch->btf, fc->name);
-	for (i = 0; i < s.nr_params && !err; i++)
-		err = func_keys__push(k, ch->btf, s.params[i].name);
-	return err;
-}
 
 static int func_chooser__one(void *ctx, size_t i, unsigned int thread)
 {
@@ -733,7 +655,7 @@ static int func_chooser__one(void *ctx, size_t i, unsigned int thread)
 	fc->name = c.name;
 	fc->mode = c.mode;
 	fc->as_kfunc = c.as_kfunc;
-	return c.s && ch->keys ? func_keys__add(ch, fc, thread) : 0;
+	return 0;
 }
 
 /* Each name's FUNC as v1.32 makes it, or none, added in the names' order; @nr_threads >= 1. */
@@ -751,14 +673,9 @@ static int btf_encoders__add_v132(const struct btf_encoder_input *in, struct btf
 		.choices = calloc(n ?: 1, sizeof(*ch.choices)),
 		.said = conf->verbose ? calloc(n ?: 1, sizeof(*ch.said)) : NULL,
 		.sets = calloc(nr_threads, sizeof(*ch.sets)),
-		/* On one thread the lookups would only add to the adding's. */
-		.keys = nr_threads > 1 ? calloc(nr_threads, sizeof(*ch.keys)) : NULL,
 	};
 	double start = clock__now();
-	bool made = ch.choices && ch.sets && (ch.keys || nr_threads == 1);
-	int err = made && (ch.said || !conf->verbose) ? 0 : -ENOMEM;
-	uint64_t new_bytes = 0;
-	uint32_t nr_new = 0;
+	int err = ch.choices && ch.sets && (ch.said || !conf->verbose) ? 0 : -ENOMEM;
 
 	if (!err) {
 		/* Every choice is written. */
@@ -771,12 +688,6 @@ static int btf_encoders__add_v132(const struct btf_encoder_input *in, struct btf
 	FILE *say = conf->verbose ? open_memstream(&said, &said_len) : NULL;
 
 	*choosing = clock__now() - start;
-	for (i = 0; !err && ch.keys && i < nr_threads; i++) {
-		nr_new += ch.keys[i].nr_new;
-		new_bytes += ch.keys[i].new_bytes;
-	}
-	/* The strings not there are added with no growing: the index is not made again midway. */
-	err = err ?: str_set__reserve(&btf->strs, nr_new, new_bytes);
 	for (i = 0; i < n && !err; i++) {
 		const struct elf_functions_entry *entry = elf_functions__entry(in->functions, i);
 		const struct func_choice *fc = &ch.choices[i];
@@ -788,9 +699,7 @@ static int btf_encoders__add_v132(const struct btf_encoder_input *in, struct btf
 			sig_mismatch__log(&ch.said[i], entry->name);
 		if (fc->s) {
 			s = sig_state(fc->s, fc->mode);
-			err = btf_encoders__add_func(
-				btf, conf, entry, fc->name, &s, fc->as_kfunc,
-				ch.keys ? &ch.keys[fc->keys_thread].v.data[fc->keys] : NULL);
+			err = btf_encoders__add_func(btf, conf, entry, fc->name, &s, fc->as_kfunc);
 		} else if (conf->verbose) {
 			fprintf(say ?: stderr, "skipping function %s: %s\n", entry->name,
 				func_skip_words[fc->why.ours].ours);
@@ -803,9 +712,6 @@ static int btf_encoders__add_v132(const struct btf_encoder_input *in, struct btf
 	free(said);
 	for (i = 0; ch.sets && i < nr_threads; i++)
 		darray__free(&ch.sets[i].v);
-	for (i = 0; ch.keys && i < nr_threads; i++)
-		darray__free(&ch.keys[i].v);
-	free(ch.keys);
 	free(ch.sets);
 	free(ch.said);
 	free(ch.choices);
@@ -835,7 +741,7 @@ static int btf_encoders__add_v131(const struct btf_encoder_conf *conf, struct bt
 			fprintf(stderr, "skipping function %s: %s\n", entry->name, reason);
 		return 0;
 	}
-	return btf_encoders__add_func(btf, conf, entry, entry->name, &merged, true, NULL);
+	return btf_encoders__add_func(btf, conf, entry, entry->name, &merged, true);
 }
 
 int btf_encoders__add_saved_funcs(const struct btf_encoder_input *in, struct btf_build *btf,

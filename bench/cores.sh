@@ -30,9 +30,7 @@
 #     ends once its worker and every part are done
 #   + the phases after the workers (merge, functions and variables, dedup,
 #     closing the DWARF, writing), serial but for the choosing of the FUNCs
-#     in v1.32 mode, which N threads share ("choosing X s on 1 threads"; from
-#     two workers on, twice what it took at -j2, where it also looks up the
-#     FUNCs' strings).
+#     in v1.32 mode, which N threads share ("choosing X s on 1 threads").
 # The chunks are the same at every -j; what differs is what workers cost one
 # another (memory bandwidth, caches, a core's other thread): so each chunk's
 # wall is also recorded in RECORD -V runs at -j2, and the model takes those
@@ -184,7 +182,6 @@ record_j2()
 			if ($f == "dedup") dedup = $(f + 1)
 		}
 		print run, "phase2", "funcs", funcs - choose
-		print run, "phase2", "choose", choose
 		print run, "phase2", "dedup", dedup
 	}' "$tmp/err" >> "$tmp/record"
 }
@@ -415,19 +412,14 @@ function urgent(r, N, w, now,   per_byte, ends, most, k, i, done, kept, left, be
 # The wall of run r at N workers: the choosing of the FUNCs runs on as many threads as there are workers.
 # From two workers on, the functions and variables (the choosing aside) and the dedup
 # as the -j2 runs had them: the dedup then starts beside the others.
-# The choosing too: from two workers on it also looks up the strings of the FUNCs
-# (btf_merge_funcs.c), so its work is what two threads took at -j2.
-function run_model(r, N,   fixed, choose) {
-	fixed = ph[r, "read"] + ph[r, "other"] + ph[r, "outside"]
+function run_model(r, N,   fixed) {
+	fixed = ph[r, "read"] + ph[r, "other"] + ph[r, "outside"] - ph[r, "choose"]
 	fixed += ph[r, "merge"] + ph[r, "close"] + ph[r, "write"]
-	if (N > 1 && ((r, "dedup") in ph2)) {
-		fixed += ph2[r, "funcs"] + ph2[r, "dedup"]
-		choose = 2 * ph2[r, "choose"]
-	} else {
-		fixed += ph[r, "funcs"] - ph[r, "choose"] + ph[r, "dedup"]
-		choose = ph[r, "choose"]
-	}
-	return fixed + N * start_cost + makespan(r, N) + choose / N
+	if (N > 1 && ((r, "dedup") in ph2))
+		fixed += ph[r, "choose"] + ph2[r, "funcs"] + ph2[r, "dedup"]
+	else
+		fixed += ph[r, "funcs"] + ph[r, "dedup"]
+	return fixed + N * start_cost + makespan(r, N) + ph[r, "choose"] / N
 }
 # The median of the models of the runs: a sum of medians (a chunk, a phase now
 # and then slow, each in another run) falls below the median of the sums.

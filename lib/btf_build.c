@@ -20,24 +20,17 @@ static uint32_t type_info(unsigned int kind, uint32_t vlen, int kflag)
 	return ((uint32_t) !!kflag << 31) | (kind << 24) | vlen;
 }
 
-/* The empty string first, as every BTF's string section begins. */
-static int btf_build__first_str(struct btf_build *b)
-{
-	int err = b->strs.len ? 0 : str_set__add(&b->strs, "");
-
-	return err < 0 ? err : 0;
-}
-
 int btf_build__add_str(struct btf_build *b, const char *s)
 {
-	int err = btf_build__first_str(b);
+	int err;
 
-	return err ?: *s ? str_set__add(&b->strs, s) : 0;
-}
-
-int btf_build__add_str_hashed(struct btf_build *b, const char *s, size_t len, uint32_t hash)
-{
-	return btf_build__first_str(b) ?: str_set__add_hashed(&b->strs, s, len, hash);
+	/* The empty string first, as every BTF's string section begins. */
+	if (!b->strs.len) {
+		err = str_set__add(&b->strs, "");
+		if (err < 0)
+			return err;
+	}
+	return *s ? str_set__add(&b->strs, s) : 0;
 }
 
 const struct btf_type *btf_build__type_by_id(const struct btf_build *b, uint32_t id)

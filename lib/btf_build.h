@@ -43,8 +43,6 @@ struct btf_build {
 
 /* The offset of @s among the strings, added if new; "" is 0.  Or -ENOMEM. */
 int btf_build__add_str(struct btf_build *b, const char *s);
-/* btf_build__add_str() of a non-empty @s of @len bytes whose str_set__hash() is @hash. */
-int btf_build__add_str_hashed(struct btf_build *b, const char *s, size_t len, uint32_t hash);
 /* The string at @off (an offset btf_build__add_str() gave). */
 const char *btf_build__str(const struct btf_build *b, uint32_t off);
 

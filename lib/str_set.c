@@ -43,14 +43,14 @@ uint32_t str_set__hash(const char *s, size_t len)
 	return (uint32_t)(h >> 32);
 }
 
-/* Room for @len more bytes and @nr more strings. */
-static int str_set__grow(struct str_set *s, size_t len, uint32_t nr)
+/* Room for @len more bytes and one more string. */
+static int str_set__grow(struct str_set *s, size_t len)
 {
 	uint64_t *slots;
 	uint32_t mask, i;
 
-	/* A string section's offsets are 32 bits, and the index at most half full. */
-	if (len > UINT32_MAX - s->len || (uint64_t)s->nr + nr > (1u << 30))
+	/* A string section's offsets are 32 bits: past them the doubling below would not end. */
+	if (len > UINT32_MAX - s->len)
 		return -ENOMEM;
 	if (s->len + len > s->cap) {
 		uint32_t cap = s->cap ? s->cap : 4096;
@@ -64,12 +64,10 @@ static int str_set__grow(struct str_set *s, size_t len, uint32_t nr)
 		s->data = data;
 		s->cap = cap;
 	}
-	if (2 * ((uint64_t)s->nr + nr) <= s->mask)
+	if (2 * (s->nr + 1) <= s->mask)
 		return 0;
 	mask = s->mask ? 2 * s->mask + 1 : 1023;
-	while (2 * ((uint64_t)s->nr + nr) > mask)
-		mask = 2 * mask + 1;
-	slots = populate__calloc((size_t)mask + 1, sizeof(*slots));
+	slots = populate__calloc(mask + 1, sizeof(*slots));
 	if (!slots)
 		return -ENOMEM;
 	for (i = 0; s->mask && i <= s->mask; i++) {
@@ -107,14 +105,8 @@ static uint32_t str_set__slot(const struct str_set *s, const char *str, size_t l
 int str_set__add(struct str_set *s, const char *str)
 {
 	size_t len = strlen(str);
-
-	return str_set__add_hashed(s, str, len, str_set__hash(str, len));
-}
-
-int str_set__add_hashed(struct str_set *s, const char *str, size_t len, uint32_t hash)
-{
-	uint32_t i;
-	int err = str_set__grow(s, len + 1, 1);
+	uint32_t i, hash = str_set__hash(str, len);
+	int err = str_set__grow(s, len + 1);
 
 	if (err)
 		return err;
@@ -126,11 +118,6 @@ int str_set__add_hashed(struct str_set *s, const char *str, size_t len, uint32_t
 	s->nr++;
 	s->len += len + 1;
 	return (uint32_t)s->slots[i] - 1;
-}
-
-int str_set__reserve(struct str_set *s, uint32_t nr, size_t bytes)
-{
-	return str_set__grow(s, bytes, nr);
 }
 
 int str_set__find(const struct str_set *s, const char *str, size_t len, uint32_t hash)

@@ -28,13 +28,6 @@ struct str_set {
 
 /* The offset of @str in @s->data, added at the end if it is not there yet. */
 int str_set__add(struct str_set *s, const char *str);
-/* str_set__add() of the @len bytes at @str (no NUL among them), their str_set__hash() @hash. */
-int str_set__add_hashed(struct str_set *s, const char *str, size_t len, uint32_t hash);
-/*
- * Room for @nr more strings of @bytes in all (their NULs counted), so that
- * adding them neither moves @s->data nor grows the index: 0 or -ENOMEM.
- */
-int str_set__reserve(struct str_set *s, uint32_t nr, size_t bytes);
 /* The offset of the @len bytes at @str (their str_set__hash() @hash), or -ENOENT. */
 int str_set__find(const struct str_set *s, const char *str, size_t len, uint32_t hash);
 /* No strings, the memory kept. */

@@ -463,43 +463,6 @@ static void large(void)
 	pair__end(&p);
 }
 
-/*
- * Strings added by a hash known before (btf_build__add_str_hashed()), some
- * there already, after room was made for all of them at once
- * (str_set__reserve()): neither the strings nor the index move, and the
- * bytes are libbpf's.
- */
-static void hashed(void)
-{
-	struct pair p;
-	const char *data;
-	uint32_t i, mask, n;
-	int off, again;
-	char s[32];
-
-	pair__begin(&p, "strings added by their hash, after a reserve");
-	n = name(&p, "int");
-	same(&p, btf__add_int(p.libbpf, "int", 4, BTF_INT_SIGNED),
-	     btf_build__add_int(&p.ours, n, 4, BTF_INT_SIGNED), "int");
-	check(!str_set__reserve(&p.ours.strs, 3000, 3000 * sizeof(s)), "reserve: room made");
-	data = p.ours.strs.data;
-	mask = p.ours.strs.mask;
-	for (i = 0; i < 5000; i++) {
-		size_t len = snprintf(s, sizeof(s), "param_%u", i % 3000);
-
-		off = btf_build__add_str_hashed(&p.ours, s, len, str_set__hash(s, len));
-		same(&p, btf__add_typedef(p.libbpf, s, 1),
-		     btf_build__add_ref(&p.ours, BTF_KIND_TYPEDEF, off < 0 ? 0 : off, 1),
-		     "a typedef named by hash");
-	}
-	check(p.ours.strs.data == data && p.ours.strs.mask == mask,
-	      "reserve: 3,000 new strings added, neither the strings nor the index moved");
-	off = btf_build__add_str_hashed(&p.ours, "int", 3, str_set__hash("int", 3));
-	again = btf_build__add_str(&p.ours, "int");
-	check(off == again && off > 0, "a string there already: its offset, by hash or not");
-	pair__end(&p);
-}
-
 int main(void)
 {
 	ints();
@@ -511,7 +474,6 @@ int main(void)
 	funcs_vars();
 	append();
 	large();
-	hashed();
 	if (failures) {
 		fprintf(stderr, "btf_build: %d of %d checks failed\n", failures, checks);
 		return 1;
