@@ -820,8 +820,11 @@ static void *worker__run(void *arg)
 		 * A part more urgent than the next chunk, or, a test's
 		 * (ops->split), any back of others' units first.
 		 */
-		if (worker__take_part(w, !q->ops->split))
+		if (worker__take_part(w, !q->ops->split)) {
+			/* -V times the part apart: the next chunk's own units start here. */
+			start = chunk_clock__now(q->verbose);
 			continue;
+		}
 		if (!cu_queue__take(q, chunk, &wait))
 			break;
 		err = worker__chunk(w, chunk, start, &wait);
