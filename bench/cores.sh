@@ -30,7 +30,8 @@
 #     ends once its worker and every part are done
 #   + the phases after the workers (merge, functions and variables, dedup,
 #     closing the DWARF, writing), serial but for the choosing of the FUNCs
-#     in v1.32 mode, which N threads share ("choosing X s on 1 threads").
+#     in v1.32 mode, which N threads share ("choosing X s on 1 threads"), N - 1
+#     from two workers on, where the final dedup's thread keeps a core.
 # The chunks are the same at every -j; what differs is what workers cost one
 # another (memory bandwidth, caches, a core's other thread): so each chunk's
 # wall is also recorded in RECORD -V runs at -j2, and the model takes those
@@ -411,7 +412,8 @@ function urgent(r, N, w, now, nextc,   per_byte, ends, most, k, i, done, kept, l
 	}
 	return best
 }
-# The wall of run r at N workers: the choosing of the FUNCs runs on as many threads as there are workers.
+# The wall of run r at N workers: the choosing of the FUNCs runs on as many threads as there are
+# workers, but the one the final dedup keeps from two workers on.
 # From two workers on, the functions and variables (the choosing aside) and the dedup
 # as the -j2 runs had them: the dedup then starts beside the others.
 function run_model(r, N,   fixed) {
@@ -421,7 +423,7 @@ function run_model(r, N,   fixed) {
 		fixed += ph[r, "choose"] + ph2[r, "funcs"] + ph2[r, "dedup"]
 	else
 		fixed += ph[r, "funcs"] + ph[r, "dedup"]
-	return fixed + N * start_cost + makespan(r, N) + ph[r, "choose"] / N
+	return fixed + N * start_cost + makespan(r, N) + ph[r, "choose"] / (N > 1 ? N - 1 : 1)
 }
 # The median of the models of the runs: a sum of medians (a chunk, a phase now
 # and then slow, each in another run) falls below the median of the sums.
