@@ -100,7 +100,7 @@ struct dwarf_loader {
 	struct elf_image image;
 	char image_why[192]; /* why it could not be made */
 	Elf *elf;
-	Dwarf *dwarf; /* owned by dwfl when the file is relocatable */
+	Dwarf *dwarf; /* owned by dwfl where libdwfl relocated the file */
 	Dwfl *dwfl;
 	Dwfl_Module *module;
 	/* .debug_info as mapped from the file, when it is (NULL otherwise), and that mapping. */
@@ -120,6 +120,8 @@ struct dwarf_loader {
 	/* A relocatable file's private mapping, which libdwfl reads and relocates. */
 	char *rel_map;
 	uint64_t rel_size;
+	/* That mapping's ELF where we relocated it ourselves (dwarf_reloc.h), else NULL. */
+	Elf *rel_elf;
 };
 
 /*
