@@ -181,6 +181,26 @@ need_corpus()
 	skip "corpus not available (../shared missing)"
 }
 
+# file_lines TOOL WANT WHAT FILE...: TOOL run on the FILEs says a line a file
+# ("NAME: FILE: ..."): one check per line, that it says WANT, and one that
+# TOOL exited 0 with a line for each file (not killed half-way).
+file_lines()
+{
+	local tool=$1 want=$2 what=$3 name line rc=0 n=0
+	shift 3
+	name=$(basename "$tool")
+	"$tool" "$@" > "$TMP/lines.out" 2>&1 || rc=$?
+	while IFS= read -r line; do
+		n=$((n + 1))
+		case $line in
+		*": $want"*) ok "$what: ${line#"$name": }" ;;
+		*) not_ok "$what: ${line#"$name": } (wanted: $want)" ;;
+		esac
+	done < "$TMP/lines.out"
+	check "$what: $name exit 0 ($rc), a line for each of the $# files ($n)" \
+		test "$rc" -eq 0 -a "$n" -eq $#
+}
+
 # corpus_dir: unpack ../shared's corpus into $BUILDDIR/corpus (once, under a
 # lock so that tests running in parallel do not race) and print its path.
 # Skips the test when ../shared is not there (fails under CI).

@@ -13,22 +13,12 @@ make_tmp
 WALK=$BUILDDIR/tests/die_walk
 [ -x "$WALK" ] || die "no $WALK: build first"
 
-# walk WHAT FILE...: one check per file, by die_walk's line for it, and
-# one that it ended well with a line for each file (not killed half-way).
+# walk WHAT FILE...: die_walk's line for each file says "the same".
 walk()
 {
-	local what=$1 line rc=0 n=0
+	local what=$1
 	shift
-	"$WALK" "$@" > "$TMP/walk.out" 2>&1 || rc=$?
-	while IFS= read -r line; do
-		n=$((n + 1))
-		case $line in
-		*": the same") ok "$what: ${line#die_walk: }" ;;
-		*) not_ok "$what: ${line#die_walk: }" ;;
-		esac
-	done < "$TMP/walk.out"
-	check "$what: die_walk exit 0 ($rc), a line for each of the $# files ($n)" \
-		test "$rc" -eq 0 -a "$n" -eq $#
+	file_lines "$WALK" "the same" "$what" "$@"
 }
 
 variants=$(fast_or "gcc:-gdwarf-5:-O2 clang:-gdwarf-5:-O2 clang:-gdwarf-5:-O2:--target=s390x-linux-gnu" \

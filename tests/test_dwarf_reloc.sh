@@ -13,22 +13,13 @@ make_tmp
 RELOC=$BUILDDIR/tests/dwarf_reloc
 [ -x "$RELOC" ] || die "no $RELOC: build first"
 
-# reloc WANT WHAT FILE...: one check per file, that its line says WANT
-# ("the same" or "left to libdwfl"), and one that each file had its line.
+# reloc WANT WHAT FILE...: dwarf_reloc's line for each file says WANT
+# ("the same" or "left to libdwfl").
 reloc()
 {
-	local want=$1 what=$2 line rc=0 n=0
+	local want=$1 what=$2
 	shift 2
-	"$RELOC" "$@" > "$TMP/reloc.out" 2>&1 || rc=$?
-	while IFS= read -r line; do
-		n=$((n + 1))
-		case $line in
-		*": $want"*) ok "$what: ${line#dwarf_reloc: }" ;;
-		*) not_ok "$what: ${line#dwarf_reloc: } (wanted: $want)" ;;
-		esac
-	done < "$TMP/reloc.out"
-	check "$what: dwarf_reloc exit 0 ($rc), a line for each of the $# files ($n)" \
-		test "$rc" -eq 0 -a "$n" -eq $#
+	file_lines "$RELOC" "$want" "$what" "$@"
 }
 
 for v in gcc:-gdwarf-4:-O2 gcc:-gdwarf-5:-O0 clang:-gdwarf-5:-O2 \
