@@ -97,18 +97,23 @@ static void dwarf_loader__debug_relocs(Elf *elf, char *map, uint64_t size,
 }
 
 /*
- * libdwfl writes every page of a debug section it relocates, and zeroes
- * every relocation it applied (elfutils 0.188's relocate.c, partial mode):
- * in a private mapping of the file, a copy-on-write fault per page, which
- * costs a module more than reading its DWARF.  Those pages are made
- * writable in one call per section instead.
+ * Relocating writes every page of a debug section: in a private mapping
+ * of the file, a copy-on-write fault per page, which costs a module more
+ * than reading its DWARF.  Those pages are made writable in one call per
+ * section instead.
  */
-static void populate_reloc(char *map, const GElf_Shdr *rel, const GElf_Shdr *target)
+static void populate_target(char *map, const GElf_Shdr *rel, const GElf_Shdr *target)
 {
-	populate__write(map + rel->sh_offset, rel->sh_size);
 	/* A section of few relocations (.debug_line's) has pages only read. */
 	if (rel->sh_entsize && rel->sh_size / rel->sh_entsize >= target->sh_size / 4096)
 		populate__write(map + target->sh_offset, target->sh_size);
+}
+
+/* libdwfl also zeroes every relocation it applied (elfutils 0.188's relocate.c, partial mode). */
+static void populate_rel(char *map, const GElf_Shdr *rel, const GElf_Shdr *target)
+{
+	(void)target;
+	populate__write(map + rel->sh_offset, rel->sh_size);
 }
 
 /*
@@ -143,7 +148,7 @@ static int dwarf_loader__open_relocated(struct dwarf_loader *l, const char *path
 		l->rel_map = NULL;
 		return -errno;
 	}
-	dwarf_loader__debug_relocs(l->elf, l->rel_map, l->rel_size, populate_reloc);
+	dwarf_loader__debug_relocs(l->elf, l->rel_map, l->rel_size, populate_target);
 	/* Where it is plain, as libdwfl would, for a tenth of its cost (dwarf_reloc.h). */
 	if (dwarf_reloc__apply(l->rel_map, l->rel_size)) {
 		l->rel_elf = elf_memory(l->rel_map, l->rel_size);
@@ -153,6 +158,7 @@ static int dwarf_loader__open_relocated(struct dwarf_loader *l, const char *path
 		dwarf_loader__debug_relocs(l->elf, l->rel_map, l->rel_size, drop_reloc);
 		return 0;
 	}
+	dwarf_loader__debug_relocs(l->elf, l->rel_map, l->rel_size, populate_rel);
 	l->dwfl = dwfl_begin(&offline_callbacks);
 	if (!l->dwfl)
 		return -ENOMEM;

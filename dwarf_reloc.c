@@ -322,34 +322,27 @@ static bool reloc_file__rel_plain(const struct reloc_file *f, const Elf64_Shdr *
 }
 
 /*
- * Relocation section @rel applied in partial mode: each relocation applied
- * is cleared, those left move to the front, the section's size is theirs.
+ * The relocations of section @rel applied, those libdwfl applies.  Unlike
+ * libdwfl, which clears each it applied and shrinks the section (its
+ * partial mode), the relocation section is left as it is: nothing reads it
+ * after (libdw takes the debug sections alone), and its pages, as many
+ * bytes as the DWARF, are then never copied.
  */
-static void reloc_file__apply_rel(struct reloc_file *f, Elf64_Shdr *rel)
+static void reloc_file__apply_rel(struct reloc_file *f, const Elf64_Shdr *rel)
 {
 	const Elf64_Shdr *t = &f->sh[rel->sh_info];
-	Elf64_Rela *r = (Elf64_Rela *)(f->map + rel->sh_offset);
+	const Elf64_Rela *r = (const Elf64_Rela *)(f->map + rel->sh_offset);
 	char *target = f->map + t->sh_offset;
-	uint64_t i, n = rel->sh_size / sizeof(*r), kept = 0, v;
+	uint64_t i, n = rel->sh_size / sizeof(*r), v;
 
 	if (t->sh_type == SHT_NOBITS || !t->sh_size)
 		return;
 	for (i = 0; i < n; i++) {
-		if (reloc_file__value(f, t, &r[i], &v) > 0) {
-			uint32_t type = ELF64_R_TYPE(r[i].r_info);
+		uint32_t type = ELF64_R_TYPE(r[i].r_info);
 
-			if (type != R_X86_64_NONE)
-				reloc_write(target + r[i].r_offset, v, reloc_bytes[type]);
-			r[i] = (Elf64_Rela){};
-			continue;
-		}
-		if (kept != i) {
-			r[kept] = r[i];
-			r[i] = (Elf64_Rela){};
-		}
-		kept++;
+		if (type != R_X86_64_NONE && reloc_file__value(f, t, &r[i], &v) > 0)
+			reloc_write(target + r[i].r_offset, v, reloc_bytes[type]);
 	}
-	rel->sh_size = kept * sizeof(*r);
 }
 
 /* A range of the file's bytes that the relocating reads or writes. */
@@ -440,7 +433,7 @@ int dwarf_reloc__apply(char *map, uint64_t size)
 		reloc_file__layout(&f, true);
 		reloc_file__syms(&f, true);
 		for (i = 1; i < f.shnum; i++) {
-			Elf64_Shdr *rel = &f.sh[i];
+			const Elf64_Shdr *rel = &f.sh[i];
 
 			if (rel->sh_type == SHT_RELA && rel->sh_size &&
 			    reloc_file__target(&f, rel) == RELOC_DEBUG)

@@ -7,7 +7,9 @@
  * as libdwfl 0.188 relocates it when libdw first asks for it
  * (docs/libdwfl_relocation.md): the allocated sections laid out from
  * 0x10000 in the section headers, every plain relocation of a .debug_*
- * section applied and cleared, the others left.  Only where everything is
+ * section applied, the others left (the relocation sections themselves
+ * are not cleared as libdwfl clears them: nothing reads them after).
+ * Only where everything is
  * plain: an x86_64 ELF64 in the host's byte order, RELA relocations of
  * kinds libdwfl applies or skips, symbols it resolves, every offset in
  * range.  Anything else is left to libdwfl, which then sees the file as

@@ -4,10 +4,10 @@
  * Each FILE is mapped twice, privately: one relocated by dwarf_reloc, the
  * other handed to libdwfl as dwarf_loader.c hands it
  * (dwfl_report_offline_memory(), then dwfl_module_getdwarf()); then every
- * section's address, the size of every other section (but for relocation
- * sections of allocated ones, which libdwfl applies for its ELF, and we
- * leave: nothing reads them) and the bytes of every .debug_* section must
- * be the same.  One line a file:
+ * section's address, the size of every section but the relocation
+ * sections (libdwfl clears what it applied and shrinks them, dwarf_reloc
+ * leaves them: nothing reads them after) and the bytes of every .debug_*
+ * section must be the same.  One line a file:
  *	dwarf_reloc: FILE: the same (N sections, M debug bytes)
  *	dwarf_reloc: FILE: left to libdwfl
  *	dwarf_reloc: FILE: <what differs>
@@ -59,15 +59,12 @@ static int compare(const char *path, const char *ours, Elf *theirs)
 			return 1;
 		}
 		/*
-		 * libdwfl's ELF has the other sections' relocations applied too
-		 * (dwfl_module_getelf()'s pass): of those, no size is compared.
+		 * libdwfl clears the relocations it applied and shrinks their
+		 * sections (its ELF's, the others' too); dwarf_reloc leaves them.
 		 */
-		bool other_rel =
-			(s.sh_type == SHT_RELA || s.sh_type == SHT_REL) &&
-			s.sh_info < eh->e_shnum &&
-			strncmp(ours + str->sh_offset + sh[s.sh_info].sh_name, ".debug_", 7);
+		bool rel = s.sh_type == SHT_RELA || s.sh_type == SHT_REL;
 
-		if (s.sh_addr != sh[i].sh_addr || (!other_rel && s.sh_size != sh[i].sh_size)) {
+		if (s.sh_addr != sh[i].sh_addr || (!rel && s.sh_size != sh[i].sh_size)) {
 			printf("dwarf_reloc: %s: section %u %s at %#llx of %llu bytes, libdwfl's at %#llx of %llu\n",
 			       path, i, name, (unsigned long long)sh[i].sh_addr,
 			       (unsigned long long)sh[i].sh_size, (unsigned long long)s.sh_addr,
