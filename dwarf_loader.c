@@ -117,14 +117,15 @@ static void populate_rel(char *map, const GElf_Shdr *rel, const GElf_Shdr *targe
 }
 
 /*
- * Once libdwfl has relocated the debug sections (all at once, when the
- * module's DWARF is first asked for: __libdwfl_relocate()), their
- * relocation sections are of no more use: it zeroed each relocation it
- * applied, and set the section's size to 0 where it applied all.  Their
- * pages, private copies by then, are let go: as many bytes again as
- * .debug_info (mlx5_core.ko: 28.6 MB of .rela.debug_info), held to the end
- * of the run, and at its peak.  Only pages wholly inside a relocation
- * section go: a page it shares with a relocated section keeps its bytes.
+ * Once the debug sections are relocated (by dwarf_reloc, or by libdwfl
+ * all at once when the module's DWARF is first asked for:
+ * __libdwfl_relocate()), their relocation sections are of no more use
+ * (libdwfl zeroed each relocation it applied, and set the section's size
+ * to 0 where it applied all).  Their pages, libdwfl's private copies or
+ * the file's pages read, are let go: as many bytes again as .debug_info
+ * (mlx5_core.ko: 28.6 MB of .rela.debug_info), held to the end of the
+ * run, and at its peak.  Only pages wholly inside a relocation section
+ * go: a page it shares with a relocated section keeps its bytes.
  */
 static void drop_reloc(char *map, const GElf_Shdr *rel, const GElf_Shdr *target)
 {
@@ -132,7 +133,7 @@ static void drop_reloc(char *map, const GElf_Shdr *rel, const GElf_Shdr *target)
 	populate__drop(map + rel->sh_offset, map + rel->sh_offset + rel->sh_size);
 }
 
-/* Relocatable objects (modules) need their .rela.debug_* applied: libdwfl does it. */
+/* Relocatable objects (modules) need their .rela.debug_* applied: dwarf_reloc or libdwfl. */
 static int dwarf_loader__open_relocated(struct dwarf_loader *l, const char *path)
 {
 	Dwfl_Module *mod;
