@@ -196,11 +196,11 @@ static uint64_t chunk_bytes(const struct dwarf_loader *l, Dwarf_Off start)
  */
 static uint64_t chunk_share(const struct dwarf_loader *l, uint64_t start)
 {
-	uint64_t share = chunk_bytes(l, start);
+	uint64_t size = l->info_sec_size, share = chunk_bytes(l, start);
 
-	return start >= l->info_sec_size	? 0 :
-	       share < l->info_sec_size - start ? share :
-						  l->info_sec_size - start;
+	if (start >= size)
+		return 0;
+	return share < size - start ? share : size - start;
 }
 
 /* Room for one more unit in @chunk; false when out of memory. */
