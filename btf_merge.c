@@ -206,8 +206,8 @@ static bool btf_encoders__dedup_early(const struct btf_encoder_input *in, unsign
 /*
  * The merged BTF @merged deduplicated into @out's raw bytes, but for
  * distilled_base, whose split BTF is libbpf's, into a new *@btf: by the
- * dedup @bg started, unless NULL, its output written by @nr_threads.  @merged's memory goes: it is of no use
- * after.
+ * dedup @bg started, unless NULL, its output written by @nr_threads.
+ * @merged's memory goes: it is of no use after.
  */
 static int btf_encoders__dedup(const struct btf_encoder_input *in, struct btf_build *merged,
 			       bool ptrs_unique, struct btf_dedup_bg *bg, unsigned int nr_threads,
@@ -336,12 +336,13 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, unsigned
 		err = btf_dedup_bg__start(merged, &rules, &bg);
 	}
 	/*
-	 * The dedup's thread keeps a core of the workers': the choosing takes
-	 * the others.  At -j2 on two cores, choosing on both held the dedup
-	 * back by more than the second thread gained (corpus 6.1, six runs:
-	 * the choosing and the dedup's finish 45.8 ms against 40.7).
+	 * The dedup's thread (started only with two workers or more) keeps a
+	 * core of the workers': the choosing takes the others.  At -j2 on two
+	 * cores, choosing on both held the dedup back by more than the second
+	 * thread gained (corpus 6.1, six runs: the choosing and the dedup's
+	 * finish 45.8 ms against 40.7).
 	 */
-	nr_choosing = bg && nr_workers > 1 ? nr_workers - 1 : nr_workers;
+	nr_choosing = bg ? nr_workers - 1 : nr_workers;
 	if (!err && in->functions)
 		err = btf_encoders__add_saved_funcs(in, merged, nr_choosing, &choosing);
 	if (!err && in->symtab)

@@ -6,7 +6,8 @@
  * relocations, partial mode) and backends/x86_64_symbol.c (the plain
  * kinds).  libdwfl spends some 540 instructions a relocation (symbols
  * looked up through libelf, a callback per kind); a module's .debug_info
- * has tens of thousands.
+ * has tens of thousands.  So the headers, symbols and relocations are read
+ * straight from the mapping, each symbol judged once, not through libelf.
  */
 #include <elf.h>
 #include <endian.h>
@@ -56,7 +57,7 @@ struct reloc_file {
 	unsigned int shnum, symtab;
 	const Elf64_Sym *syms;
 	uint64_t nr_syms, strtab_size;
-	struct reloc_sym *rs; /* by symbol, judged once: reloc_file__syms() */
+	struct reloc_sym *rs; /* by symbol: reloc_file__judge_syms(), reloc_file__sym_values() */
 };
 
 /* Whether [@off, @off + @len) lies in the file, clear of its ELF header and section headers. */
@@ -216,23 +217,22 @@ static enum reloc_target reloc_file__target(const struct reloc_file *f, const El
  * Each symbol judged as libdwfl's relocate_getsym() and resolve_symbol()
  * would: STN_UNDEF 0; an undefined one (no other module to find it in)
  * leaves its relocations; an absolute one its value, a common one 0; one
- * of a section its value, plus the section's address where it is
- * allocated (with @values: once they are laid out); one of another
- * special index fails, and so does an undefined or common one whose name
- * is past the strings (resolve_symbol() reads it).  False when out of
- * memory.
+ * of a section a value once the sections are laid out
+ * (reloc_file__sym_values()); one of another special index fails, and so
+ * does an undefined or common one whose name is past the strings
+ * (resolve_symbol() reads it).  False when out of memory.
  */
-static bool reloc_file__syms(struct reloc_file *f, bool values)
+static bool reloc_file__judge_syms(struct reloc_file *f)
 {
 	uint64_t i;
 
-	if (!f->rs && !(f->rs = calloc(f->nr_syms ?: 1, sizeof(*f->rs))))
+	f->rs = calloc(f->nr_syms ?: 1, sizeof(*f->rs));
+	if (!f->rs)
 		return false;
 	for (i = 1; i < f->nr_syms; i++) {
 		const Elf64_Sym *s = &f->syms[i];
 		struct reloc_sym *r = &f->rs[i];
 
-		*r = (struct reloc_sym){ .state = RELOC_SYM_VALUE };
 		if ((s->st_shndx == SHN_UNDEF || s->st_shndx == SHN_COMMON) && s->st_name &&
 		    s->st_name >= f->strtab_size)
 			r->state = RELOC_SYM_BAD;
@@ -240,16 +240,28 @@ static bool reloc_file__syms(struct reloc_file *f, bool values)
 			r->state = RELOC_SYM_LEFT;
 		else if (s->st_shndx == SHN_ABS)
 			r->value = s->st_value;
-		else if (s->st_shndx == SHN_COMMON)
-			r->value = 0;
-		else if (s->st_shndx >= SHN_LORESERVE || s->st_shndx >= f->shnum)
+		else if (s->st_shndx != SHN_COMMON &&
+			 (s->st_shndx >= SHN_LORESERVE || s->st_shndx >= f->shnum))
 			r->state = RELOC_SYM_BAD;
-		else if (values)
-			r->value = s->st_value + ((f->sh[s->st_shndx].sh_flags & SHF_ALLOC) ?
-							  f->sh[s->st_shndx].sh_addr :
-							  0);
 	}
 	return true;
+}
+
+/* The values of the symbols of sections: plus the section's address where it is allocated. */
+static void reloc_file__sym_values(struct reloc_file *f)
+{
+	uint64_t i;
+
+	for (i = 1; i < f->nr_syms; i++) {
+		const Elf64_Sym *s = &f->syms[i];
+		const Elf64_Shdr *sec;
+
+		if (f->rs[i].state != RELOC_SYM_VALUE || s->st_shndx == SHN_ABS ||
+		    s->st_shndx == SHN_COMMON)
+			continue;
+		sec = &f->sh[s->st_shndx];
+		f->rs[i].value = s->st_value + ((sec->sh_flags & SHF_ALLOC) ? sec->sh_addr : 0);
+	}
 }
 
 /*
@@ -428,10 +440,10 @@ int dwarf_reloc__apply(char *map, uint64_t size)
 	if (!reloc_file__init(&f, map, size))
 		return 0;
 	/* All of it checked before a byte is written: else libdwfl reads the file as it was. */
-	if (reloc_file__layout(&f, false) && reloc_file__syms(&f, false) && reloc_file__plain(&f) &&
+	if (reloc_file__layout(&f, false) && reloc_file__judge_syms(&f) && reloc_file__plain(&f) &&
 	    reloc_file__apart(&f)) {
 		reloc_file__layout(&f, true);
-		reloc_file__syms(&f, true);
+		reloc_file__sym_values(&f);
 		for (i = 1; i < f.shnum; i++) {
 			const Elf64_Shdr *rel = &f.sh[i];
 
