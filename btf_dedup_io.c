@@ -75,64 +75,36 @@ static int collect_str(uint32_t *off, void *ctx)
 }
 
 /*
- * Whether a BTF's types meet its strings in the order the strings lie,
- * each string met: then the strings in the order the types meet them,
- * which libbpf's dedup writes, are the BTF's own, at their offsets (as a
- * BTF built by appending each type with its strings has them).  @next is
- * the offset of the first string not yet met; 0 once one is met out of
- * order (a visit goes on, never stopped, as the walk beside it must).
+ * Where a module's strings go, as libbpf's dedup of split BTF puts them:
+ * each string the types name the base's first equal one, or else a new one,
+ * added to @strs in the order the types first name them.  @at holds, by
+ * offset in @src (whose strings are unique), the string's offset in the
+ * output once known (>= 0), else a negative number: a string not yet met
+ * that the base lacks.
  */
-struct strs_in_order {
-	const struct btf_build *built;
-	uint32_t next;
+struct strs_remap {
+	const struct str_set *src;
+	int32_t *at;
+	struct str_set *strs;
+	uint32_t base_len;
 };
 
-static int str_in_order(uint32_t *off, void *ctx)
+static int remap_str(uint32_t *off, void *ctx)
 {
-	struct strs_in_order *o = ctx;
+	const struct strs_remap *r = ctx;
+	int at;
 
-	if (!o->next)
+	if (!*off)
 		return 0;
-	if (*off == o->next)
-		o->next += strlen(btf_build__str(o->built, *off)) + 1;
-	else if (*off > o->next)
-		o->next = 0;
-	return 0;
-}
-
-static int final_str(uint32_t *off, void *ctx)
-{
-	*off = ((const int32_t *)ctx)[*off];
-	return 0;
-}
-
-/*
- * Each string of @all (the empty one first) the base's first equal one, or
- * else a new one in @strs, in @all's order: where each goes, by its offset
- * in @all, in *@to.
- */
-static int dedup__strs(const struct dedup *d, const struct str_set *all, struct str_set *strs,
-		       int32_t **to)
-{
-	const char *s;
-	int32_t *o = malloc(all->len * sizeof(*o));
-	int err = o ? btf_base__find_strs(d->base, all, o) : -ENOMEM;
-
-	for (s = all->data; !err && s < all->data + all->len; s += strlen(s) + 1) {
-		int at;
-
-		if (o[s - all->data] >= 0)
-			continue;
-		at = str_set__add(strs, s);
+	if (*off >= r->src->len)
+		return -EINVAL;
+	if (r->at[*off] < 0) {
+		at = str_set__add(r->strs, r->src->data + *off);
 		if (at < 0)
-			err = at;
-		o[s - all->data] = btf_base__str_len(d->base) + at;
+			return at;
+		r->at[*off] = r->base_len + at;
 	}
-	if (err) {
-		free(o);
-		return err;
-	}
-	*to = o;
+	*off = r->at[*off];
 	return 0;
 }
 
@@ -162,10 +134,8 @@ static int dedup__load(struct dedup *d, struct btf_build *module, struct str_set
 	uint32_t n = btf_build__type_cnt(module) - 1, id;
 	struct str_set all = {};
 	struct strs_collect c = { module, &all };
-	struct strs_in_order o = { module, 1 };
+	struct strs_remap r = { &module->strs, NULL, strs, btf_base__str_len(d->base) };
 	struct ids_shift s = { d->nb, n + 1 };
-	int32_t *to = NULL;
-	bool in_order;
 	int err;
 
 	d->nr = d->nb + n;
@@ -175,20 +145,22 @@ static int dedup__load(struct dedup *d, struct btf_build *module, struct str_set
 
 		d->types[id - 1] = t;
 		err = btf_type__visit_ids(t, shift_id, &s);
-		if (!err && o.next)
-			btf_type__visit_strs(t, str_in_order, &o);
 	}
-	/* The module's own string set when the types meet its strings in its order. */
-	in_order = o.next == module->strs.len && module->strs.slots;
-	if (!err && !in_order) {
+	/* A module's strings looked up in the base by its own index; one without, in a set made. */
+	if (!err && !module->strs.slots) {
 		err = str_set__add(&all, "");
 		for (id = 0; id < n && err >= 0; id++)
 			err = btf_type__visit_strs(d->types[id], collect_str, &c);
+		err = err < 0 ? err : 0;
+		r.src = &all;
 	}
-	err = err < 0 ? err : dedup__strs(d, in_order ? &module->strs : &all, strs, &to);
+	if (!err && !(r.at = malloc(((size_t)r.src->len ?: 1) * sizeof(*r.at))))
+		err = -ENOMEM;
+	err = err ?: btf_base__find_strs(d->base, r.src, r.at);
+	/* The new strings in the order the types first name them, in one walk. */
 	for (id = 0; !err && id < n; id++)
-		btf_type__visit_strs(d->types[id], final_str, to);
-	free(to);
+		err = btf_type__visit_strs(d->types[id], remap_str, &r);
+	free(r.at);
 	str_set__free(&all);
 	return err;
 }
