@@ -955,8 +955,10 @@ void btf_encoder__delete(struct btf_encoder *e)
 	if (!e)
 		return;
 	for (i = 0; i < e->chunks.nr; i++) {
-		btf_build__free(e->chunks.data[i]->built);
-		free(e->chunks.data[i]->built);
+		if (!e->chunks.data[i]->shared) {
+			btf_build__free(e->chunks.data[i]->built);
+			free(e->chunks.data[i]->built);
+		}
 		free(e->chunks.data[i]);
 	}
 	darray__free(&e->chunks);

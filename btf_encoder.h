@@ -15,7 +15,10 @@
  * once more, is the same
  * whichever worker encoded which chunk, and the same as with one worker.
  * The last dedup sees some 150,000 types of the corpus vmlinux rather than
- * 3.3 million, and most of the deduplicating runs in parallel.
+ * 3.3 million, and most of the deduplicating runs in parallel.  Split BTF
+ * (a module's) is deduplicated once, on its base, as upstream does: its
+ * chunks are only appended, and one worker builds them all, one after the
+ * other, in one BTF that the merge takes as it is (one_build).
  *
  * Functions: all encoders share one elf_functions table (elf_functions.h);
  * an encoder merges its own sightings of a function in
@@ -183,6 +186,14 @@ struct btf_encoder_input {
 	 */
 	bool whole_dedup;
 	/*
+	 * Split BTF encoded by one worker: its chunks are built one after the
+	 * other in its one build, whose strings (and their cache) serve them
+	 * all, and which the merge takes whole, no chunk copied (the split
+	 * dedup names the strings in the order the types meet them, whatever
+	 * order the build holds them in).  Set by encode.c for the pass.
+	 */
+	bool one_build;
+	/*
 	 * Where the chunks go as they end (btf_sink__new(), one per pass):
 	 * the one object here that workers change, under its own lock.
 	 */
@@ -254,6 +265,8 @@ bool btf_encoder__corrupt_at(const struct btf_encoder *encoder, uint64_t *off, c
  */
 int btf_sink__new(const struct btf_encoder_input *in, struct btf_sink **out);
 void btf_sink__delete(struct btf_sink *sink);
+/* Whether a pass of @nr_workers builds its chunks in one build (btf_encoder_input.one_build). */
+bool btf_sink__one_build(const struct btf_encoder_input *in, unsigned int nr_workers);
 
 /*
  * What the encoders made: a BTF of libbpf's (@btf), or split BTF on the

@@ -32,9 +32,17 @@ int btf_encoder__begin_chunk(struct btf_encoder *e, uint32_t index)
 	/*
 	 * Standalone even for split BTF, built in the encoder's own buffers,
 	 * those of its last chunk (unless the chunk took them over): the chunks
-	 * meet the base in the merge.
+	 * meet the base in the merge.  With one_build, after the last chunk,
+	 * whose strings it knows.
 	 */
-	btf_build__reset(&e->build);
+	if (e->in->one_build) {
+		c->built = &e->build;
+		c->shared = true;
+	} else {
+		btf_build__reset(&e->build);
+		ptr_map__clear(&e->strs);
+		off_map__clear(&e->debug_strs);
+	}
 	/* What libbpf's btf__resolve_size() would take a pointer's size for. */
 	e->build.ptr_size = e->in->ptr_size;
 	c->first_id = btf_build__type_cnt(&e->build);
@@ -43,8 +51,6 @@ int btf_encoder__begin_chunk(struct btf_encoder *e, uint32_t index)
 	e->chunk_states.nr = 0;
 	e->chunk_sightings.nr = 0;
 	e->chunk_first_var = e->vars.nr;
-	ptr_map__clear(&e->strs);
-	off_map__clear(&e->debug_strs);
 	return 0;
 }
 
@@ -295,8 +301,11 @@ int btf_encoder__new_part(const struct btf_encoder_input *in, struct btf_encoder
 {
 	int err = btf_encoder__new(in, out);
 
-	/* A worker's encoder with a chunk begun works in all of it (PAHOLE_SPLIT_CHUNKS). */
-	if (err || lender->chunk)
+	/*
+	 * A worker's encoder with a chunk begun works in all of it
+	 * (PAHOLE_SPLIT_CHUNKS); one whose build holds its chunks keeps it.
+	 */
+	if (err || lender->chunk || in->one_build)
 		return err;
 	(*out)->lender = lender;
 	btf_encoder__swap_scratch(*out, lender);
@@ -408,7 +417,7 @@ int btf_encoder__end_chunk(struct btf_encoder *e)
 	 */
 	if (e->in->conf->base || e->in->whole_dedup) {
 		c->nr_types = btf_build__type_cnt(&e->build) - c->first_id;
-		err = btf_chunk__finish(c, &e->build);
+		err = c->shared ? 0 : btf_chunk__finish(c, &e->build);
 	} else {
 		err = btf_encoder__dedup_carried(e, c);
 	}

@@ -69,8 +69,14 @@
  */
 struct btf_chunk {
 	uint32_t index;
-	struct btf_build *built; /* once it ended; till then the encoder's build */
-	uint32_t first_id; /* its first type: 1, as chunks are standalone BTF */
+	/*
+	 * Once it ended; till then the encoder's build.  With one_build the
+	 * encoder's build, which holds the chunks before it too, not the
+	 * chunk's own (@shared).
+	 */
+	struct btf_build *built;
+	bool shared;
+	uint32_t first_id; /* its first type: 1, as chunks are standalone BTF, but with one_build */
 	uint32_t nr_types; /* after dedup */
 	uint32_t merged_id; /* where first_id went in the merged BTF */
 	/* Deduplicated, no two of its pointers point to one type (btf_dedup__ptrs_unique()). */
@@ -612,7 +618,8 @@ int btf_encoder__finish_cu(struct btf_encoder *e);
  * Hands the ended chunk @c (compacted) to the sink, which appends it, and
  * the chunks after it that ended before, unless it waits for an earlier
  * chunk or another worker is appending; 0 or a negative errno (the sink's
- * first failure).  Any worker, under the sink's lock.
+ * first failure).  Any worker, under the sink's lock.  A chunk in a shared
+ * build (one_build) is noted, not copied: it must follow the last one there.
  */
 int btf_sink__put(struct btf_sink *sink, struct btf_chunk *c);
 /*

@@ -313,9 +313,13 @@ int btf_encoders__merge(struct btf_encoder **encoders, unsigned int nr, unsigned
 	int err;
 
 	*out = (struct btf_encoded){};
-	/* Every chunk has ended: the buffers the workers built them in go before the merge grows. */
+	/*
+	 * Every chunk has ended: the buffers the workers built them in go
+	 * before the merge grows, but one that holds the chunks (one_build).
+	 */
 	for (i = 0; i < nr; i++) {
-		btf_build__free(&encoders[i]->build);
+		if (!in->one_build)
+			btf_build__free(&encoders[i]->build);
 		btf_dedup_mem__delete(encoders[i]->dedup);
 		encoders[i]->dedup = NULL;
 	}

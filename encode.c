@@ -312,6 +312,7 @@ static int encode_input__pass(struct encode_input *ei, struct btf_encoded *out)
 	encoders = calloc(nr, sizeof(*encoders));
 	if (!encoders)
 		return -ENOMEM;
+	ei->in.one_build = btf_sink__one_build(&ei->in, nr);
 	err = btf_sink__new(&ei->in, &ei->in.sink);
 	for (i = 0; i < nr && !err; i++)
 		err = btf_encoder__new(&ei->in, &encoders[i]);
