@@ -39,7 +39,9 @@ static int btf_encoder__encode_die(struct btf_encoder *e, Dwarf_Die *die);
  * looked up by where it lies first: its offset in .debug_str (a map of
  * half the size of a pointer map, for the millions of member names), else
  * its address.  A name written inline in the DIE has a pointer of its own,
- * and would only crowd the map.
+ * and would only crowd the map; so would all names of a relocatable file,
+ * whose units each have strings of their own (sctp.ko: 236,000 of 335,000
+ * names missed the map, which then cost 6% of the run).
  */
 static int btf_encoder__str(struct btf_encoder *e, const struct die_attrs *a)
 {
@@ -52,7 +54,8 @@ static int btf_encoder__str(struct btf_encoder *e, const struct die_attrs *a)
 
 	if (!name)
 		return 0;
-	if (a->name_inline)
+	/* A name in the DIE, or not met again: by its text alone. */
+	if (a->name_inline || e->in->strs_per_unit)
 		return btf_build__add_str(&e->build, name);
 	/* A known string is not even read: it is likely out of the cache. */
 	if (in_str ? off_map__find(&e->debug_strs, at - start, &off) :

@@ -165,6 +165,13 @@ struct btf_encoder_input {
 	/* .debug_str and .debug_line_str as libdw reads them (NULL: none), for names. */
 	const char *debug_str, *debug_str_end, *debug_line_str, *debug_line_str_end;
 	/*
+	 * Each unit's names are its own in those sections, as in a relocatable
+	 * file (a module): only a final link merges its objects' strings.  A
+	 * name's place then never comes again in another unit, and a cache by
+	 * place (btf_encoder__str()) misses more than it saves.
+	 */
+	bool strs_per_unit;
+	/*
 	 * The units of the file are one CU (dwarf_loader__merged(): an LTO
 	 * build): each chunk's units are walked as one CU, whose type
 	 * references cross units, also into other chunks' units, whose DIEs

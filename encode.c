@@ -79,6 +79,7 @@ static void encode_input__read_ehdr(struct encode_input *ei)
 	ei->in.big_endian = ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
 	ei->in.ptr_size = ehdr.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8;
 	ei->in.param_regs = param_regs__for_machine(ehdr.e_machine);
+	ei->in.strs_per_unit = ehdr.e_type == ET_REL;
 }
 
 /*
