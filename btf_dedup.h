@@ -28,7 +28,8 @@ struct btf_build;
  * btf__dedup(@btf, NULL) after pointing every reference to a pointer at the
  * first pointer to the same type, unless the caller knows, with
  * @ptrs_unique, that no two pointers of @btf point to one type (so the rule
- * would change nothing); 0 or a negative errno.
+ * would change nothing); 0 or a negative errno.  What v1.31's libbpf gives:
+ * the reference tests/split_dedup.c holds btf_dedup__split() to.
  */
 int btf_dedup__run(struct btf *btf, bool ptrs_unique);
 

@@ -630,11 +630,6 @@ int btf_sink__put(struct btf_sink *sink, struct btf_chunk *c);
  */
 int btf_sink__take(struct btf_sink *sink, struct btf_chunk **chunks, size_t n,
 		   struct btf_build **out);
-/*
- * Whether split BTF is deduplicated by btf_dedup__split(), on the base as it
- * is read, rather than by libbpf on its own reading of the base.
- */
-bool btf_sink__split_raw(const struct btf_encoder_input *in);
 
 /* ---- btf_merge_vars.c, btf_merge_funcs.c: after the join ---- */
 

@@ -11,24 +11,13 @@
 #include "btf_encoder_priv.h"
 
 /*
- * Whether split BTF is deduplicated by btf_dedup__split(), on the base as
- * it is read (in our byte order, whatever the file's): not when libbpf must
- * see the base, for distilled_base, which works on libbpf's split BTF.
- */
-bool btf_sink__split_raw(const struct btf_encoder_input *in)
-{
-	return !btf_encoder_conf__has(in->conf, BTF_FEAT_DISTILLED_BASE);
-}
-
-/*
  * A module's chunks, by one worker, go to our split dedup as one build: not
  * to --btf_gen_dedup_input's file, which would hold the strings in the
- * build's order, nor to libbpf's dedup (distilled_base).
+ * build's order.
  */
 bool btf_sink__one_build(const struct btf_encoder_input *in, unsigned int nr_workers)
 {
-	return nr_workers == 1 && in->conf->base && btf_sink__split_raw(in) &&
-	       !in->conf->dedup_input;
+	return nr_workers == 1 && in->conf->base && !in->conf->dedup_input;
 }
 
 /*

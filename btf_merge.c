@@ -150,25 +150,73 @@ static int btf_encoders__save_input(const struct btf_encoder_conf *conf,
 }
 
 /*
- * For distilled_base: @b as libbpf's split BTF on its reading of the base,
- * the types appended as btf__add_btf() appends them (strings the base has
- * become the base's), in *@out.
+ * A libbpf BTF of no types whose strings are the base's, then @strs, @len
+ * bytes: a string of split BTF at the offset its types name it by, for
+ * btf__add_type() to read.  NULL, errno set, where libbpf failed.
  */
-static int btf_encoders__libbpf_split(const struct btf_encoder_input *in, const struct btf_build *b,
+static struct btf *btf_encoders__split_strs(const struct btf_base *base, const char *strs,
+					    uint32_t len)
+{
+	uint32_t base_len = btf_base__str_len(base);
+	struct btf_header hdr = { .magic = BTF_MAGIC,
+				  .version = BTF_VERSION,
+				  .hdr_len = sizeof(hdr),
+				  .str_len = base_len + len };
+	char *raw = malloc(sizeof(hdr) + base_len + len);
+	struct btf *btf;
+
+	if (!raw) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	memcpy(raw, &hdr, sizeof(hdr));
+	memcpy(raw + sizeof(hdr), btf_base__str(base, 0), base_len);
+	if (len)
+		memcpy(raw + sizeof(hdr) + base_len, strs, len);
+	errno = 0;
+	/* libbpf copies it. */
+	btf = btf__new(raw, sizeof(hdr) + base_len + len);
+	free(raw);
+	return btf;
+}
+
+/*
+ * For distilled_base: the split BTF our dedup wrote (@raw, as
+ * btf_dedup__split() writes it) as libbpf's split BTF on its reading of
+ * the base, in *@out, for the distilling (btf_distill.h), which works on
+ * libbpf's BTF.  libbpf 1.1 exports no btf__new_split(): the split
+ * strings are added first, in order (each one the base lacks: libbpf puts
+ * each where it lies, and keeps those no type kept names, as its dedup
+ * does), then each type as it is, its IDs kept, its strings found where
+ * they are.
+ */
+static int btf_encoders__libbpf_split(const struct btf_encoder_input *in, const void *raw,
 				      struct btf **out)
 {
-	uint32_t size;
-	void *raw = btf_build__raw(b, &size);
-	struct btf *own = raw ? btf__new(raw, size) : NULL, *base, *split = NULL;
-	int err = own ? btf_base__libbpf(in->conf->base, &base) : -ENOMEM;
+	const struct btf_header *hdr = raw;
+	const char *start = (const char *)raw + hdr->hdr_len, *types = start + hdr->type_off, *p;
+	struct btf *base, *strs = NULL, *split = NULL;
+	int err = btf_base__libbpf(in->conf->base, &base);
 
-	free(raw);
+	if (!err &&
+	    !(strs = btf_encoders__split_strs(in->conf->base, start + hdr->str_off, hdr->str_len)))
+		err = -errno ?: -ENOMEM;
 	if (!err && !(split = btf__new_empty_split(base)))
-		err = -ENOMEM;
-	/* libbpf 1.1 takes adding nothing for running out of memory. */
-	if (!err && btf__type_cnt(own) > 1 && (err = btf__add_btf(split, own)) > 0)
-		err = 0;
-	btf__free(own);
+		err = -errno ?: -ENOMEM;
+	for (p = start + hdr->str_off; !err && p < start + hdr->str_off + hdr->str_len;
+	     p += strlen(p) + 1) {
+		uint32_t at = btf_base__str_len(in->conf->base) + (p - start - hdr->str_off);
+		int off = btf__add_str(split, p);
+
+		/* Where the types name it, or libbpf found it elsewhere: ours and libbpf's disagree. */
+		err = off < 0 ? off : (uint32_t)off == at ? 0 : -EPROTO;
+	}
+	for (p = types; !err && p < types + hdr->type_len; p += btf_type__size((const void *)p)) {
+		int id = btf__add_type(split, strs, (const struct btf_type *)p);
+
+		err = id < 0 ? id : 0;
+	}
+	btf__free(strs);
 	if (err) {
 		btf__free(split);
 		return err;
@@ -205,8 +253,8 @@ static bool btf_encoders__dedup_early(const struct btf_encoder_input *in, unsign
 
 /*
  * The merged BTF @merged deduplicated into @out's raw bytes, but for
- * distilled_base, whose split BTF is libbpf's, into a new *@btf: by the
- * dedup @bg started, unless NULL, its output written by @nr_threads.
+ * distilled_base, whose split BTF libbpf then reads, into a new *@btf: by
+ * the dedup @bg started, unless NULL, its output written by @nr_threads.
  * @merged's memory goes: it is of no use after.
  */
 static int btf_encoders__dedup(const struct btf_encoder_input *in, struct btf_build *merged,
@@ -220,15 +268,17 @@ static int btf_encoders__dedup(const struct btf_encoder_input *in, struct btf_bu
 	if (bg) {
 		err = btf_dedup_bg__finish(bg, merged, nr_threads, &out->raw, &out->raw_size,
 					   nr_types);
-	} else if (!err && conf->base && btf_sink__split_raw(in)) {
+	} else if (!err && conf->base) {
 		rules = btf_encoders__dedup_rules(conf, true);
 		err = btf_dedup__split(merged, conf->base, &rules, &out->raw, &out->raw_size,
 				       nr_types);
 		*nr_types += btf_base__type_cnt(conf->base) - 1;
-	} else if (!err && conf->base) {
-		err = btf_encoders__libbpf_split(in, merged, btf);
-		err = err ?: btf_dedup__run(*btf, ptrs_unique);
-		*nr_types = err ? 0 : btf__type_cnt(*btf) - 1;
+		/* distilled_base distills libbpf's reading of it. */
+		if (!err && btf_encoder_conf__has(conf, BTF_FEAT_DISTILLED_BASE)) {
+			err = btf_encoders__libbpf_split(in, out->raw, btf);
+			free(out->raw);
+			out->raw = NULL;
+		}
 	} else if (!err) {
 		/* The pointer rule would change nothing where the chunks' pointers are unique. */
 		rules = btf_encoders__dedup_rules(conf, !ptrs_unique);

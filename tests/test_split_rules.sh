@@ -3,7 +3,8 @@
 # (btf_dedup.h, struct btf_dedup_rules): tests/fixtures/split_rules, a base
 # (base.c) and a module of two CUs (module.c, module_td.c) in C, built by
 # gcc and clang; the base encoded alone, the module split on it, in each
-# release; which types the module keeps is written in split_rules.expect.
+# release; which types the module keeps is written in split_rules.expect,
+# and distilled_base's split BTF (detached) is the same.
 # Then the base in every shape a newer encoder writes it (libbpf 1.8's
 # 32-byte header, with and without a layout section; either byte order;
 # an ELF file's .BTF): the module's BTF the same bytes on each.  And a
@@ -62,6 +63,12 @@ rules()
 			got=$(count "$dir/base.$rel.btf" "$dir/mod.$rel.btf" "$kind" "$name")
 			check "$cc $rel: the module keeps $want $kind $name (got $got)" [ "$got" = "$want" ]
 		done < <(grep -v '^#' "$FIX/split_rules.expect")
+		# distilled_base distills this dedup's split BTF, which a detached file holds.
+		PAHOLE_COMPAT=$rel "$PAHOLE" -J --btf_features=default,distilled_base \
+			--btf_base "$dir/base.$rel.btf" --btf_encode_detached="$dir/mod.$rel.dist" \
+			"$dir/mod.o"
+		check "$cc $rel: distilled_base's split BTF, detached, is the module's" \
+			cmp -s "$dir/mod.$rel.dist" "$dir/mod.$rel.btf"
 	done
 }
 
