@@ -381,7 +381,10 @@ void btf_encoder_cu__free(struct btf_encoder_cu *cu);
 
 /* ---- btf_encoder_match.c: function states compared ---- */
 
-/* A chunk's BTF to read: the encoder's build while it is the current one, else its own. */
+/*
+ * A chunk's BTF to read: the encoder's build while it is the current one,
+ * else its own (with one_build the encoder's, which holds every chunk).
+ */
 static inline const struct btf_build *btf_encoder__chunk_btf(const struct btf_encoder *e,
 							     const struct btf_chunk *c)
 {
