@@ -47,7 +47,8 @@
 # PAHOLE_OURS is our binary (default build/pahole); PAHOLE_V132 and
 # PAHOLE_V131 the releases measured beside it (default build/upstream-
 # debian/bin/pahole and build/upstream-v1.31/build/pahole; a row says when
-# one is not built).  Needs a quiet machine: walls are compared.
+# one is not built).  Needs a quiet machine: walls are compared (the last line
+# says how far ours' measured walls spread from run to run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ours=${PAHOLE_OURS:-build/pahole}
@@ -527,4 +528,9 @@ for name in ours v132 v131; do
 	printf "  %-7s %12.3f %12.3f %12.3f\n" "$label" "$(median "$tmp/$name-j1" 1)" \
 		"$(median "$tmp/$name-j2" 1)" "$(median "$tmp/$name-j1" 2)"
 done
+# How far ours' measured runs spread: a host busy with others moves a run's wall by a
+# fifth from one run to the next, which no pair of runs can be compared through.
+spread() { sort -g "$1" | awk '{ a[NR] = $1 } END { printf "%.3f-%.3f s (%+.0f%%)", a[1], a[NR], (a[NR] - a[1]) / a[1] * 100 }'; }
+echo "  ours' measured walls: -j1 $(spread "$tmp/ours-j1"), -j2 $(spread "$tmp/ours-j2") (a spread of" \
+	"10% and more: a busy host)"
 [ "$model_ok" = 1 ]
