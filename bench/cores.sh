@@ -37,8 +37,10 @@
 # wall is also recorded in RECORD -V runs at -j2, and the model takes those
 # for two workers and more (the -j1 ones for one).  It is checked against
 # RUNS (default 5) measured runs at -j1 and -j2, taken in turn with the -V
-# runs: each record run's model against the measured run taken right after
-# it (a pair meets the same minute of a host whose speed drifts), and the
+# runs: each record run's model against the measured run taken right beside
+# it, after it in odd rounds and before it in even ones (a pair meets the
+# same minute of a host whose speed drifts, and the second of two runs back
+# to back is the faster), and the
 # script fails when the median of the pairs' differences is more than 5%
 # off at either -j (the medians of all runs are printed too).
 #
@@ -190,13 +192,18 @@ record_j2()
 	}' "$tmp/err" >> "$tmp/record"
 }
 
-# measure J: one measured run of ours and of each peer at -jJ.
-measure()
+# measure_ours J: one measured run of ours at -jJ.
+measure_ours()
+{
+	# shellcheck disable=SC2086
+	timed "$tmp/ours-j$1" "$ours" $opts "-j$1" --btf_encode_detached="$tmp/out.btf" "$vmlinux"
+}
+
+# measure_peers J: one measured run of each peer at -jJ.
+measure_peers()
 {
 	local j=$1 peer bin
 
-	# shellcheck disable=SC2086
-	timed "$tmp/ours-j$j" "$ours" $opts "-j$j" --btf_encode_detached="$tmp/out.btf" "$vmlinux"
 	for peer in v132 v131; do
 		bin=${!peer}
 		[ -x "$bin" ] || continue
@@ -221,13 +228,23 @@ start_cost=$(awk -v a="$(median "$tmp/one-j64" 1)" -v b="$(median "$tmp/one-j1" 
 # 2. The record (-V runs of ours: phases and chunks at -j1, chunks at -j2)
 # and the measured walls, their runs taken in turn, so that the model and
 # what it is checked against meet the same minutes of a host whose speed
-# drifts (one run of a binary can take 8% more than the one before).
+# drifts (one run of a binary can take 8% more than the one before).  Of
+# two runs of ours back to back the second is the faster (6.1 at -j2, ten
+# pairs: a -V run, less its listing, 1.3% faster than the plain run before
+# it, 2.7% slower than the one after): a pair's record run goes first in odd
+# rounds and second in even ones, and the peers after both.
 rounds=$((record > runs ? record : runs))
 for i in $(seq "$rounds"); do
-	[ "$i" -gt "$record" ] || record_j1 "$i"
-	[ "$i" -gt "$runs" ] || measure 1
-	[ "$i" -gt "$record" ] || record_j2 "$i"
-	[ "$i" -gt "$runs" ] || measure 2
+	for j in 1 2; do
+		if [ $((i % 2)) = 1 ]; then
+			[ "$i" -gt "$record" ] || "record_j$j" "$i"
+			[ "$i" -gt "$runs" ] || measure_ours "$j"
+		else
+			[ "$i" -gt "$runs" ] || measure_ours "$j"
+			[ "$i" -gt "$record" ] || "record_j$j" "$i"
+		fi
+		[ "$i" -gt "$runs" ] || measure_peers "$j"
+	done
 done
 awk '{ print $1 }' "$tmp/vwall" | awk '{ print NR, "wall total", $1 }' >> "$tmp/record"
 # Per run, the rest of the process: its wall less every timed phase.
